@@ -1,0 +1,57 @@
+SHELL := /bin/bash
+# ipcurl — build, test and demo. `make setup && make demo`, then `make test`.
+PREFIX   ?= /usr/local
+SWIFT    ?= swift
+LAB      := Tests/Lab/lab.sh
+PACKAGES := libcurl4-openssl-dev libssl-dev nginx-light unbound openssl curl
+RELEASE  := -c release --static-swift-stdlib
+# swift test must run real tests: fewer than this many counts as a failure ("no tests ran" can't pass).
+MIN_TESTS ?= 40
+
+.PHONY: setup build test install demo lab-up lab-down bench clean
+
+## setup: apt-get install the C libraries and lab servers (needs root or sudo; skips when all are present)
+setup:
+	@missing=""; for p in $(PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; done; \
+	if [ -z "$$missing" ]; then echo "setup: already installed:$(foreach p,$(PACKAGES), $(p))"; exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then sudo=""; \
+	elif command -v sudo >/dev/null 2>&1; then sudo=sudo; \
+	else echo "make setup: needs root or sudo to apt-get install:$$missing" >&2; exit 1; fi; \
+	echo "setup: installing$$missing (apt-get, as root)"; \
+	$$sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q --no-install-recommends $$missing
+
+## build: release binary with the Swift runtime linked statically (fast startup)
+build:
+	$(SWIFT) build $(RELEASE)
+
+## test: unit tests plus integration tests against the real nginx + unbound lab (started and stopped here)
+test: setup
+	@set -e; $(LAB) up; trap '$(LAB) down' EXIT; \
+	$(SWIFT) test 2>&1 | tee .build-test.log; status=$${PIPESTATUS[0]}; \
+	count=$$(sed -n 's/.*Test run with \([0-9][0-9]*\) tests\{0,1\} .*/\1/p' .build-test.log | tail -n 1); \
+	rm -f .build-test.log; \
+	[ "$$status" = 0 ] || exit "$$status"; \
+	if [ "$${count:-0}" -lt $(MIN_TESTS) ]; then echo "make test: only $${count:-0} tests ran (expected >= $(MIN_TESTS))" >&2; exit 1; fi; \
+	echo "make test: $$count tests passed"
+
+## install: copy the release binary to $(PREFIX)/bin
+install: build
+	install -D -m 0755 "$$($(SWIFT) build $(RELEASE) --show-bin-path)/ipcurl" "$(DESTDIR)$(PREFIX)/bin/ipcurl"
+
+## demo: bring the lab up and make one visible IP-direct request (works offline)
+demo: build lab-up
+	@Tests/Lab/demo.sh "$$($(SWIFT) build $(RELEASE) --show-bin-path)/ipcurl"
+
+lab-up:
+	@$(LAB) up
+
+lab-down:
+	@$(LAB) down
+
+## bench: startup and request timings against curl (needs hyperfine)
+bench: build lab-up
+	@Tests/Lab/bench.sh "$$($(SWIFT) build $(RELEASE) --show-bin-path)/ipcurl"
+
+clean:
+	rm -rf .build .lab

@@ -1,0 +1,40 @@
+// Typed, non-variadic wrappers around libcurl's variadic setopt/getinfo calls.
+// Swift cannot call C variadic functions, so each argument type gets one static inline wrapper.
+// Modelled on swift-corelibs-foundation's CFURLSessionInterface.h; prefixed `ccurl_` to stay out of curl's namespace.
+#ifndef CCURL_SHIM_H
+#define CCURL_SHIM_H
+
+#include <curl/curl.h>
+#include <stdint.h>
+
+typedef size_t (*ccurl_data_callback)(char *buffer, size_t size, size_t count, void *userdata);
+typedef int (*ccurl_debug_callback)(CURL *handle, curl_infotype type, char *data, size_t size, void *userdata);
+typedef int (*ccurl_xferinfo_callback)(void *userdata, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow);
+
+static inline CURLcode ccurl_easy_setopt_long(CURL *h, CURLoption o, long v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode ccurl_easy_setopt_int64(CURL *h, CURLoption o, int64_t v) { return curl_easy_setopt(h, o, (curl_off_t)v); }
+static inline CURLcode ccurl_easy_setopt_ptr(CURL *h, CURLoption o, void *v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode ccurl_easy_setopt_str(CURL *h, CURLoption o, const char *v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode ccurl_easy_setopt_slist(CURL *h, CURLoption o, struct curl_slist *v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode ccurl_easy_setopt_data_cb(CURL *h, CURLoption o, ccurl_data_callback v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode ccurl_easy_setopt_debug_cb(CURL *h, ccurl_debug_callback v) { return curl_easy_setopt(h, CURLOPT_DEBUGFUNCTION, v); }
+static inline CURLcode ccurl_easy_setopt_xferinfo_cb(CURL *h, ccurl_xferinfo_callback v) { return curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, v); }
+
+static inline CURLcode ccurl_easy_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
+static inline CURLcode ccurl_easy_getinfo_int64(CURL *h, CURLINFO i, int64_t *v) {
+    curl_off_t t = 0; CURLcode rc = curl_easy_getinfo(h, i, &t); *v = (int64_t)t; return rc;
+}
+static inline CURLcode ccurl_easy_getinfo_double(CURL *h, CURLINFO i, double *v) { return curl_easy_getinfo(h, i, v); }
+static inline CURLcode ccurl_easy_getinfo_string(CURL *h, CURLINFO i, const char **v) { return curl_easy_getinfo(h, i, v); }
+
+static inline CURLMcode ccurl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
+
+static inline const curl_version_info_data *ccurl_version_info(void) { return curl_version_info(CURLVERSION_NOW); }
+
+// Values Swift cannot import from macros.
+static const size_t ccurl_error_size = CURL_ERROR_SIZE;
+static const size_t ccurl_readfunc_abort = CURL_READFUNC_ABORT;
+static const size_t ccurl_writefunc_error = 0xFFFFFFFF; // any value != size aborts; kept explicit
+static const long ccurl_global_all = CURL_GLOBAL_ALL;
+
+#endif

@@ -1,0 +1,82 @@
+import CCurl
+
+/// A failed transfer or a refused request, carrying curl's exit code and a one-line reason.
+///
+/// Modelled on async-http-client's `HTTPClientError`: a public struct around a private code enum, so new
+/// codes can be added without breaking callers. Compare with the static members (`error == .couldntResolveHost`);
+/// equality looks only at the code, never at the message.
+/// - SeeAlso: `CURLOPT_ERRORBUFFER`, curl's "EXIT CODES" man page section.
+public struct CurlError: Error, Sendable, Equatable, CustomStringConvertible {
+    private enum Code: Sendable, Hashable {
+        /// A libcurl `CURLcode`; curl's CLI uses the same number as its exit code.
+        case curl(UInt32)
+        /// Bad command line (curl exits 2).
+        case usage
+    }
+
+    private let code: Code
+    /// One human line describing what went wrong (curl's error buffer text, or ours).
+    public let message: String
+
+    private init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// Wraps a libcurl result code; `message` should be the error buffer text when libcurl filled it.
+    public init(_ result: CURLcode, message: String? = nil) {
+        let text = message.flatMap { $0.isEmpty ? nil : $0 } ?? String(cString: curl_easy_strerror(result))
+        self.init(.curl(result.rawValue), text)
+    }
+
+    /// The same error with a different message.
+    public func with(message: String) -> CurlError { CurlError(code, message) }
+
+    /// The process exit code curl would use for this error.
+    public var exitCode: Int32 {
+        switch code {
+        case .usage: 2
+        case .curl(let raw): Int32(truncatingIfNeeded: raw)
+        }
+    }
+
+    /// `ipcurl: (N) message`, as curl prints errors.
+    public var description: String { "(\(exitCode)) \(message)" }
+
+    public static func == (lhs: CurlError, rhs: CurlError) -> Bool { lhs.code == rhs.code }
+
+    /// Command-line usage error (exit 2).
+    public static func usage(_ message: String) -> CurlError { CurlError(.usage, message) }
+
+    private static func curl(_ code: CURLcode) -> CurlError { CurlError(code) }
+    /// Exit 1: unsupported protocol.
+    public static let unsupportedProtocol = curl(CURLE_UNSUPPORTED_PROTOCOL)
+    /// Exit 3: the URL is malformed.
+    public static let malformedURL = curl(CURLE_URL_MALFORMAT)
+    /// Exit 4: a feature or option is missing from the linked libcurl.
+    public static let notBuiltIn = curl(CURLE_NOT_BUILT_IN)
+    /// Exit 6: the host could not be resolved.
+    public static let couldntResolveHost = curl(CURLE_COULDNT_RESOLVE_HOST)
+    /// Exit 7: failed to connect.
+    public static let couldntConnect = curl(CURLE_COULDNT_CONNECT)
+    /// Exit 23: writing received data failed.
+    public static let writeError = curl(CURLE_WRITE_ERROR)
+    /// Exit 26: reading the request body failed.
+    public static let readError = curl(CURLE_READ_ERROR)
+    /// Exit 27: out of memory.
+    public static let outOfMemory = curl(CURLE_OUT_OF_MEMORY)
+    /// Exit 28: the operation timed out.
+    public static let operationTimedOut = curl(CURLE_OPERATION_TIMEDOUT)
+    /// Exit 35: TLS handshake failed.
+    public static let sslConnectError = curl(CURLE_SSL_CONNECT_ERROR)
+    /// Exit 42: aborted by a callback.
+    public static let abortedByCallback = curl(CURLE_ABORTED_BY_CALLBACK)
+    /// Exit 43: internal error (bad function argument).
+    public static let badFunctionArgument = curl(CURLE_BAD_FUNCTION_ARGUMENT)
+    /// Exit 48: an option is unknown to the linked libcurl.
+    public static let unknownOption = curl(CURLE_UNKNOWN_OPTION)
+    /// Exit 60: the peer certificate could not be verified.
+    public static let peerFailedVerification = curl(CURLE_PEER_FAILED_VERIFICATION)
+    /// Exit 77: problem with the CA certificate file.
+    public static let caCertBadFile = curl(CURLE_SSL_CACERT_BADFILE)
+}

@@ -1,0 +1,34 @@
+import CCurl
+
+/// The process-wide libcurl state: initialised exactly once, on first use, and facts about the linked library.
+/// - SeeAlso: `curl_global_init`, `curl_version_info`.
+public enum CurlRuntime {
+    /// Swift runs a global's initialiser once, thread-safely; touching it runs `curl_global_init`.
+    private static let initialised: CURLcode = curl_global_init(ccurl_global_all)
+
+    /// Runs `curl_global_init` if it has not run yet. Every handle calls this before `curl_easy_init`.
+    public static func ensureInitialised() {
+        precondition(initialised == CURLE_OK, "curl_global_init failed")
+    }
+
+    /// libcurl's version as `0xXXYYZZ`, e.g. `0x075801` for 7.88.1.
+    public static var versionNumber: UInt32 {
+        UInt32(ccurl_version_info().pointee.version_num)
+    }
+
+    /// The full version line, e.g. `libcurl/7.88.1 OpenSSL/3.0.19 zlib/1.2.13 ... nghttp2/1.52.0`.
+    public static var versionLine: String { String(cString: curl_version()) }
+
+    /// Whether the linked libcurl can speak HTTP/2 (needed by DoH servers such as unbound).
+    public static var supportsHTTP2: Bool {
+        (ccurl_version_info().pointee.features & CURL_VERSION_HTTP2) != 0
+    }
+
+    /// Fails with exit 4 when the linked libcurl is older than `minimum` (e.g. `0x074200` for 7.66.0).
+    public static func require(_ minimum: UInt32, for feature: String) throws(CurlError) {
+        guard versionNumber >= minimum else {
+            let want = "\(minimum >> 16).\((minimum >> 8) & 0xff).\(minimum & 0xff)"
+            throw CurlError.notBuiltIn.with(message: "\(feature) needs libcurl \(want) or newer; linked: \(versionLine)")
+        }
+    }
+}

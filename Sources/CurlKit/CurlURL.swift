@@ -1,0 +1,47 @@
+import CCurl
+
+/// A URL parsed by libcurl's own URL parser, so ipcurl accepts exactly what curl accepts.
+/// - SeeAlso: `curl_url`, `curl_url_set`, `curl_url_get`, `CURLU_GUESS_SCHEME`, `CURLU_DEFAULT_PORT`.
+public struct CurlURL: Sendable, Equatable {
+    /// The normalized URL as libcurl will request it.
+    public let text: String
+    /// Lowercase scheme, e.g. `https`.
+    public let scheme: String
+    /// The host as written in the URL, without brackets for IPv6 literals.
+    public let host: String
+    /// The explicit port or the scheme's default.
+    public let port: Int
+    /// Whether the URL holds a user name or password.
+    public let hasCredentials: Bool
+    /// `scheme://host:port/path`, with user info, query and fragment removed: safe for logs and `-v`.
+    public let redacted: String
+
+    /// Parses `text`; a missing scheme is guessed as curl does (`example.com` → `http://example.com/`).
+    /// Throws exit 3 for a malformed URL.
+    public init(_ input: String, guessScheme: Bool = true) throws(CurlError) {
+        guard let handle = curl_url() else { throw CurlError.outOfMemory }
+        defer { curl_url_cleanup(handle) }
+        let flags = UInt32(guessScheme ? CURLU_GUESS_SCHEME : 0) | UInt32(CURLU_NON_SUPPORT_SCHEME)
+        let result = curl_url_set(handle, CURLUPART_URL, input, flags)
+        guard result == CURLUE_OK else {
+            let why = String(cString: curl_url_strerror(result))
+            throw CurlError.malformedURL.with(message: "URL rejected: \(why)")
+        }
+        func part(_ which: CURLUPart, _ flags: Int32 = 0) -> String? {
+            var value: UnsafeMutablePointer<CChar>?
+            guard curl_url_get(handle, which, &value, UInt32(flags)) == CURLUE_OK, let value else { return nil }
+            defer { curl_free(value) }
+            return String(cString: value)
+        }
+        guard let url = part(CURLUPART_URL), let scheme = part(CURLUPART_SCHEME), let host = part(CURLUPART_HOST) else {
+            throw CurlError.malformedURL.with(message: "URL rejected: no host in \(input.count) characters")
+        }
+        text = url
+        self.scheme = scheme.lowercased()
+        self.host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        port = part(CURLUPART_PORT, CURLU_DEFAULT_PORT).flatMap { Int($0) } ?? 0
+        hasCredentials = part(CURLUPART_USER) != nil || part(CURLUPART_PASSWORD) != nil
+        let hostPart = host.hasPrefix("[") || !host.contains(":") ? host : "[\(host)]"
+        redacted = "\(self.scheme)://\(hostPart):\(port)\(part(CURLUPART_PATH) ?? "/")"
+    }
+}

@@ -1,0 +1,157 @@
+import CCurl
+
+/// One libcurl easy handle and everything libcurl borrows from it: the error buffer, every `curl_slist`, and the
+/// Swift callbacks that stream the response out and the request body in.
+///
+/// Bodies are never buffered here: each chunk libcurl hands over goes straight to ``onBody`` / ``onHeader``,
+/// and the request body is pulled chunk by chunk from ``requestBody``.
+///
+/// Not `Sendable`: libcurl forbids using one easy handle from two threads at once.
+/// - SeeAlso: `curl_easy_init`, `CURLOPT_ERRORBUFFER`, `CURLOPT_WRITEFUNCTION`, `CURLOPT_HEADERFUNCTION`,
+///   `CURLOPT_READFUNCTION`.
+public final class EasyHandle {
+    /// The underlying `CURL *`. Valid until this object is deinitialised.
+    public let raw: UnsafeMutableRawPointer
+    private let errorBuffer: UnsafeMutablePointer<CChar>
+    /// Lists handed to libcurl, kept alive because libcurl does not copy them (CURLOPT_RESOLVE, CURLOPT_HTTPHEADER).
+    private var lists: [UInt32: StringList] = [:]
+
+    /// Receives each chunk of the response body; return `false` to abort the transfer with exit 23.
+    public var onBody: ((UnsafeRawBufferPointer) -> Bool)?
+    /// Receives each raw header line (status line included, CRLF kept); return `false` to abort.
+    public var onHeader: ((UnsafeRawBufferPointer) -> Bool)?
+    /// Supplies the request body when the transfer uploads (POST with a body, PUT).
+    public var requestBody: (any RequestBody)?
+
+    /// Creates a handle with streaming callbacks and an error buffer installed; nothing goes to stdout by default.
+    public init() throws(CurlError) {
+        CurlRuntime.ensureInitialised()
+        guard let handle = curl_easy_init() else { throw CurlError.outOfMemory.with(message: "curl_easy_init failed") }
+        raw = handle
+        errorBuffer = .allocate(capacity: ccurl_error_size)
+        errorBuffer.initialize(repeating: 0, count: ccurl_error_size)
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        try set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
+        try set(CURLOPT_WRITEFUNCTION, callback: easyHandleWriteBody)
+        try set(CURLOPT_WRITEDATA, pointer: me)
+        try set(CURLOPT_HEADERFUNCTION, callback: easyHandleWriteHeader)
+        try set(CURLOPT_HEADERDATA, pointer: me)
+        try set(CURLOPT_READFUNCTION, callback: easyHandleReadBody)
+        try set(CURLOPT_READDATA, pointer: me)
+        try set(CURLOPT_NOSIGNAL, 1)
+    }
+
+    deinit {
+        curl_easy_cleanup(raw)
+        errorBuffer.deallocate()
+    }
+
+    // MARK: Options
+
+    /// Sets a `long` option (flags, numbers, enums).
+    public func set(_ option: CURLoption, _ value: Int) throws(CurlError) {
+        try check(ccurl_easy_setopt_long(raw, option, value), option)
+    }
+
+    /// Sets a `curl_off_t` option (the `_LARGE` sizes).
+    public func set(_ option: CURLoption, offset value: Int64) throws(CurlError) {
+        try check(ccurl_easy_setopt_int64(raw, option, value), option)
+    }
+
+    /// Sets a string option; libcurl copies strings (except POSTFIELDS, which this layer never uses).
+    public func set(_ option: CURLoption, _ value: String?) throws(CurlError) {
+        try check(ccurl_easy_setopt_str(raw, option, value), option)
+    }
+
+    /// Sets a list option and keeps the list alive for as long as this handle lives.
+    public func set(_ option: CURLoption, list: [String]) throws(CurlError) {
+        let owned = try StringList(list)
+        try check(ccurl_easy_setopt_slist(raw, option, owned.head), option)
+        lists[option.rawValue] = owned  // the previous list (if any) is freed only after libcurl let go of it
+    }
+
+    private func set(_ option: CURLoption, pointer: UnsafeMutableRawPointer?) throws(CurlError) {
+        try check(ccurl_easy_setopt_ptr(raw, option, pointer), option)
+    }
+
+    private func set(_ option: CURLoption, callback: ccurl_data_callback) throws(CurlError) {
+        try check(ccurl_easy_setopt_data_cb(raw, option, callback), option)
+    }
+
+    /// The strings last set for a list option (e.g. the exact `CURLOPT_RESOLVE` entries), for logging and tests.
+    public func listStrings(_ option: CURLoption) -> [String] { lists[option.rawValue]?.strings ?? [] }
+
+    private func check(_ result: CURLcode, _ option: CURLoption) throws(CurlError) {
+        guard result != CURLE_OK else { return }
+        let name = curl_easy_option_by_id(option).map { String(cString: $0.pointee.name) } ?? "#\(option.rawValue)"
+        throw CurlError(result, message: "libcurl refused option CURLOPT_\(name): \(String(cString: curl_easy_strerror(result)))")
+    }
+
+    // MARK: Transfer
+
+    /// Runs the transfer to completion on the calling thread.
+    public func perform() throws(CurlError) {
+        errorBuffer[0] = 0
+        try finish(curl_easy_perform(raw))
+    }
+
+    /// Turns a transfer's result into `()` or the error, with the error buffer's text when libcurl wrote one.
+    func finish(_ result: CURLcode) throws(CurlError) {
+        guard result != CURLE_OK else { return }
+        throw CurlError(result, message: String(cString: errorBuffer))
+    }
+
+    /// Clears the error buffer before a transfer driven by ``MultiHandle``.
+    func prepareForTransfer() { errorBuffer[0] = 0 }
+
+    // MARK: Info
+
+    /// Reads a `long` info value (response code, ports, counts); 0 when unavailable.
+    public func info(long: CURLINFO) -> Int {
+        var value = 0
+        return ccurl_easy_getinfo_long(raw, long, &value) == CURLE_OK ? value : 0
+    }
+
+    /// Reads a `curl_off_t` info value (sizes, `_T` times in microseconds); 0 when unavailable.
+    public func info(offset: CURLINFO) -> Int64 {
+        var value: Int64 = 0
+        return ccurl_easy_getinfo_int64(raw, offset, &value) == CURLE_OK ? value : 0
+    }
+
+    /// Reads a string info value (effective URL, primary IP, content type); `nil` when unavailable.
+    public func info(string: CURLINFO) -> String? {
+        var value: UnsafePointer<CChar>?
+        guard ccurl_easy_getinfo_string(raw, string, &value) == CURLE_OK, let value else { return nil }
+        return String(cString: value)
+    }
+}
+
+@available(*, unavailable, message: "libcurl forbids sharing an easy handle between threads")
+extension EasyHandle: Sendable {}
+
+// MARK: C trampolines: recover the handle from the *DATA pointer and forward to its Swift closures.
+
+private func handle(_ userdata: UnsafeMutableRawPointer?) -> EasyHandle {
+    Unmanaged<EasyHandle>.fromOpaque(userdata!).takeUnretainedValue()
+}
+
+private let easyHandleWriteBody: ccurl_data_callback = { buffer, size, count, userdata in
+    let length = size * count
+    guard let sink = handle(userdata).onBody else { return length }
+    return sink(UnsafeRawBufferPointer(start: buffer, count: length)) ? length : (length == 0 ? 1 : 0)
+}
+
+private let easyHandleWriteHeader: ccurl_data_callback = { buffer, size, count, userdata in
+    let length = size * count
+    guard let sink = handle(userdata).onHeader else { return length }
+    return sink(UnsafeRawBufferPointer(start: buffer, count: length)) ? length : (length == 0 ? 1 : 0)
+}
+
+private let easyHandleReadBody: ccurl_data_callback = { buffer, size, count, userdata in
+    guard let source = handle(userdata).requestBody, let buffer else { return 0 }
+    do {
+        return try source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+    } catch {
+        return ccurl_readfunc_abort
+    }
+}

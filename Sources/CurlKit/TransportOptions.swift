@@ -1,0 +1,33 @@
+import CCurl
+
+/// TLS and timeout settings shared by the main transfer and every HTTPDNS query, so `--cacert`, `-k` and the
+/// timeouts mean the same thing on both paths.
+/// - SeeAlso: `CURLOPT_CAINFO`, `CURLOPT_SSL_VERIFYPEER`, `CURLOPT_SSL_VERIFYHOST`, `CURLOPT_CONNECTTIMEOUT_MS`,
+///   `CURLOPT_TIMEOUT_MS`.
+public struct TransportOptions: Sendable, Equatable {
+    /// A PEM bundle to verify peers with (`--cacert`); `nil` uses the system store.
+    public var caFile: String?
+    /// `-k/--insecure`: skip certificate and host-name verification. Only ever set explicitly by the user.
+    public var insecure: Bool
+    /// `--connect-timeout` in milliseconds.
+    public var connectTimeoutMS: Int?
+    /// `--max-time` in milliseconds.
+    public var timeoutMS: Int?
+
+    /// Verification on, no timeouts, system CA store.
+    public init(caFile: String? = nil, insecure: Bool = false, connectTimeoutMS: Int? = nil, timeoutMS: Int? = nil) {
+        self.caFile = caFile
+        self.insecure = insecure
+        self.connectTimeoutMS = connectTimeoutMS
+        self.timeoutMS = timeoutMS
+    }
+
+    /// Applies these settings to `handle`.
+    public func apply(to handle: EasyHandle) throws(CurlError) {
+        if let caFile { try handle.set(CURLOPT_CAINFO, caFile) }
+        try handle.set(CURLOPT_SSL_VERIFYPEER, insecure ? 0 : 1)
+        try handle.set(CURLOPT_SSL_VERIFYHOST, insecure ? 0 : 2)
+        if let connectTimeoutMS { try handle.set(CURLOPT_CONNECTTIMEOUT_MS, max(1, connectTimeoutMS)) }
+        if let timeoutMS { try handle.set(CURLOPT_TIMEOUT_MS, max(1, timeoutMS)) }
+    }
+}

@@ -1,0 +1,24 @@
+/// Validation for host names that go into DNS questions and `CURLOPT_RESOLVE` entries.
+public enum HostName {
+    /// Lowercases `host`, drops one trailing dot, and checks it is a plain DNS name: labels of 1–63 characters
+    /// from `[a-z0-9-_]`, 253 characters at most. Returns `nil` for anything else (IP literals, `:`, `,`,
+    /// whitespace, non-ASCII), so a host can never split or inject a resolve entry.
+    public static func normalized(_ host: String) -> String? {
+        var name = host.lowercased()
+        if name.hasSuffix(".") { name.removeLast() }
+        guard !name.isEmpty, name.utf8.count <= 253 else { return nil }
+        for label in name.split(separator: ".", omittingEmptySubsequences: false) {
+            guard (1...63).contains(label.utf8.count),
+                  label.utf8.allSatisfy({ isLabelByte($0) }) else { return nil }
+        }
+        return name
+    }
+
+    private static func isLabelByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "_"): true
+        default: false
+        }
+    }
+}

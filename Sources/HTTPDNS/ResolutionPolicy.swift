@@ -1,0 +1,45 @@
+import CurlKit
+
+/// The outcome of resolving one URL's host: the entry to hand to libcurl (if any) and the answer behind it.
+public struct Resolution: Sendable, Equatable {
+    /// The `CURLOPT_RESOLVE` entry; `nil` when the URL's host is already an IP address.
+    public let entry: ResolveEntry?
+    /// The answer that produced `entry`.
+    public let answer: ResolverAnswer?
+}
+
+/// Decides how a host:port gets its addresses: `--resolve` entries win, an IP literal needs nothing,
+/// everything else goes to the HTTPDNS resolver.
+///
+/// It deals only in validated ``ResolveEntry`` and ``ResolverAnswer`` values, never in libcurl types.
+/// - SeeAlso: curl's `--resolve`.
+public struct ResolutionPolicy {
+    /// The user's `--resolve` entries, in command-line order.
+    public let staticEntries: [ResolveEntry]
+    /// The HTTPDNS resolver asked when no static entry matches.
+    public let resolver: any Resolver
+
+    /// A policy that consults `staticEntries` first, then `resolver`.
+    public init(staticEntries: [ResolveEntry], resolver: any Resolver) {
+        self.staticEntries = staticEntries
+        self.resolver = resolver
+    }
+
+    /// Resolves `host` for a connection to `port`. Throws exit 6 for a host that is not a plain DNS name.
+    public func resolve(host: String, port: Int) throws(CurlError) -> Resolution {
+        if IPAddress(host) != nil { return Resolution(entry: nil, answer: nil) }
+        guard let name = HostName.normalized(host) else {
+            throw CurlError.couldntResolveHost.with(
+                message: "Could not resolve host: \(ResolveEntry.quoted(host)) is not a plain DNS name")
+        }
+        if let fixed = staticEntries.first(where: { $0.host == name && $0.port == port }) {
+            let answer = ResolverAnswer(host: name, addresses: fixed.addresses, ttl: 0, source: .staticEntry)
+            return Resolution(entry: fixed, answer: answer)
+        }
+        let answer = try resolver.resolve(name)
+        guard let entry = ResolveEntry(answer, port: port) else {
+            throw CurlError.couldntResolveHost.with(message: "Could not resolve host: \(name) (no usable address)")
+        }
+        return Resolution(entry: entry, answer: answer)
+    }
+}

@@ -1,0 +1,61 @@
+import CurlKit
+
+/// One `CURLOPT_RESOLVE` entry: `HOST:PORT:ADDR[,ADDR...]`, IPv6 addresses in brackets.
+///
+/// Both ways in are validated: ``init(host:port:addresses:)`` needs a ``HostName`` and ``IPAddress`` values,
+/// and ``init(parsing:)`` re-parses curl's `--resolve` syntax field by field, so the rendered string only
+/// ever holds a checked name, a port number and `inet_pton`-checked addresses.
+/// - SeeAlso: `CURLOPT_RESOLVE`, curl's `--resolve`.
+public struct ResolveEntry: Sendable, Equatable, CustomStringConvertible {
+    /// The normalized host name.
+    public let host: String
+    /// The TCP port, 1–65535.
+    public let port: Int
+    /// The addresses, in the order libcurl should try them; never empty.
+    public let addresses: [IPAddress]
+
+    /// Builds an entry; returns `nil` for an invalid host or port or no addresses.
+    public init?(host: String, port: Int, addresses: [IPAddress]) {
+        guard let name = HostName.normalized(host), (1...65535).contains(port), !addresses.isEmpty else { return nil }
+        self.host = name
+        self.port = port
+        self.addresses = addresses
+    }
+
+    /// The entry for `answer` on `port`: the one place answers become `CURLOPT_RESOLVE` strings.
+    public init?(_ answer: ResolverAnswer, port: Int) {
+        self.init(host: answer.host, port: port, addresses: answer.addresses)
+    }
+
+    /// Parses curl's `--resolve` syntax, `[+]HOST:PORT:ADDR[,ADDR]...`; IPv6 addresses may be bracketed.
+    public init(parsing text: String) throws(CurlError) {
+        func bad(_ why: String) -> CurlError { .usage("--resolve \(Self.quoted(text)): \(why)") }
+        var rest = Substring(text)
+        if rest.hasPrefix("+") { rest = rest.dropFirst() }
+        let parts = rest.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3 else { throw bad("expected HOST:PORT:ADDRESS[,ADDRESS]") }
+        guard let port = Int(parts[1]), (1...65535).contains(port) else { throw bad("invalid port") }
+        var addresses: [IPAddress] = []
+        for field in parts[2].split(separator: ",", omittingEmptySubsequences: false) {
+            var text = field
+            if text.hasPrefix("["), text.hasSuffix("]") { text = text.dropFirst().dropLast() }
+            guard let address = IPAddress(text) else { throw bad("\(Self.quoted(String(field))) is not an IP address") }
+            addresses.append(address)
+        }
+        guard let entry = ResolveEntry(host: String(parts[0]), port: port, addresses: addresses) else {
+            throw bad("invalid host name")
+        }
+        self = entry
+    }
+
+    /// The string handed to libcurl and printed by `ipcurl resolve`.
+    public var description: String {
+        "\(host):\(port):" + addresses.map(\.resolveEntryForm).joined(separator: ",")
+    }
+
+    /// Shows control characters escaped so an error line stays one line.
+    static func quoted(_ text: String) -> String {
+        "'" + text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f ? $0.escaped(asASCII: true) : String($0) }
+            .joined() + "'"
+    }
+}

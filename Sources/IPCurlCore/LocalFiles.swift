@@ -1,0 +1,38 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CurlKit
+
+/// Small POSIX helpers for local files named on the command line (`--cacert`, `-d @file`, `-w @file`).
+public enum LocalFiles {
+    /// Whether `path` names a readable regular file.
+    public static func isReadableFile(_ path: String) -> Bool {
+        var info = stat()
+        return access(path, R_OK) == 0 && stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// Reads a whole file, or stdin for `-`; throws exit 26 as curl does when it cannot.
+    public static func read(_ path: String) throws(CurlError) -> [UInt8] {
+        let descriptor = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw CurlError.readError.with(message: "Failed to open \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { if descriptor != 0 { close(descriptor) } }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { return bytes }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw CurlError.readError.with(message: "Failed to read \(path): \(String(cString: strerror(errno)))")
+            }
+            bytes += chunk[0..<count]
+        }
+    }
+}
+
+/// Ends the process with `code` (after every stream write has already gone out unbuffered).
+public func exitProcess(_ code: Int32) -> Never { exit(code) }

@@ -1,0 +1,78 @@
+import CurlKit
+import HTTPDNS
+
+/// What `ipcurl resolve` prints: one line per host as a bare entry, as a curl `--resolve` argument, or JSON.
+public struct ResolveListing {
+    /// Output formats of `ipcurl resolve --format`.
+    public enum Format: String, CaseIterable, Sendable {
+        /// `HOST:PORT:IP[,IP...]`
+        case plain
+        /// `--resolve HOST:PORT:IP[,IP...]`
+        case curl
+        /// A JSON array with host, port, addresses, ttl, source and entry (or error) per host.
+        case json
+    }
+
+    /// One host's result, in command-line order.
+    public struct Item: Sendable {
+        /// The host as typed.
+        public let host: String
+        /// The entry and answer, or why there is none.
+        public let result: Result<Resolution, CurlError>
+
+        /// Pairs a host with its outcome.
+        public init(host: String, result: Result<Resolution, CurlError>) {
+            self.host = host
+            self.result = result
+        }
+    }
+
+    /// The stdout text for `items` in `format`; failed hosts appear only in JSON (their errors go to stderr).
+    public static func render(_ items: [Item], port: Int, format: Format) -> String {
+        switch format {
+        case .plain, .curl:
+            let prefix = format == .curl ? "--resolve " : ""
+            return items.compactMap { item in
+                guard case .success(let resolution) = item.result, let entry = resolution.entry else { return nil }
+                return prefix + entry.description + "\n"
+            }.joined()
+        case .json:
+            return "[" + items.map { json($0, port: port) }.joined(separator: ",") + "]\n"
+        }
+    }
+
+    private static func json(_ item: Item, port: Int) -> String {
+        var fields = ["\"host\":\(quote(item.host))", "\"port\":\(port)"]
+        switch item.result {
+        case .success(let resolution):
+            if let answer = resolution.answer, let entry = resolution.entry {
+                fields += [
+                    "\"addresses\":[" + answer.addresses.map { quote($0.description) }.joined(separator: ",") + "]",
+                    "\"ttl\":\(answer.ttl)", "\"source\":\(quote(answer.source.name))", "\"entry\":\(quote(entry.description))",
+                ]
+            }
+        case .failure(let error):
+            fields += ["\"exitcode\":\(error.exitCode)", "\"error\":\(quote(error.message))"]
+        }
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+
+    /// A JSON string literal with RFC 8259 escaping.
+    static func quote(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

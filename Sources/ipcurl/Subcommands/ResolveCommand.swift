@@ -1,0 +1,61 @@
+import ArgumentParser
+import CurlKit
+import HTTPDNS
+import IPCurlCore
+
+extension ResolveListing.Format: ExpressibleByArgument {}
+
+/// `ipcurl resolve [OPTIONS] HOST...`: print `CURLOPT_RESOLVE` entries for plain curl's `--resolve`.
+struct ResolveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "resolve",
+        abstract: "Resolve HOSTs through HTTPDNS and print HOST:PORT:IP[,IP...] lines for curl --resolve."
+    )
+
+    @OptionGroup var resolver: ResolverOptions
+
+    @Option(help: ArgumentHelp("Port to put in the entries.", valueName: "N"))
+    var port = 443
+
+    @Option(help: ArgumentHelp("plain (HOST:PORT:IP), curl (--resolve HOST:PORT:IP) or json.", valueName: "FORMAT"))
+    var format = ResolveListing.Format.plain
+
+    @Flag(name: [.customShort("v"), .customLong("verbose")], help: "Show which resolver answered on stderr.")
+    var verbose = false
+
+    @Argument(help: "Host names to resolve.")
+    var hosts: [String]
+
+    func validate() throws {
+        guard (1...65535).contains(port) else { throw ValidationError("--port \(port): expected 1-65535") }
+        for host in hosts where HostName.normalized(host) == nil {
+            throw ValidationError("\(host): not a host name (IP literals need no resolving)")
+        }
+    }
+
+    func run() throws {
+        let policy: ResolutionPolicy
+        do {
+            policy = try resolver.settings().policy(transport: resolver.transport())
+        } catch let error as CurlError {
+            OutputStream.standardError.write("ipcurl: \(error)\n")
+            throw ExitCode(error.exitCode)
+        }
+        var items: [ResolveListing.Item] = []
+        for host in hosts {
+            let result = Result { () throws(CurlError) in try policy.resolve(host: host, port: port) }
+            switch result {
+            case .success(let resolution):
+                if verbose { OutputStream.standardError.write(DecisionLog.lines(for: resolution, host: host)) }
+            case .failure(let error):
+                OutputStream.standardError.write("ipcurl: \(error)\n")
+            }
+            items.append(ResolveListing.Item(host: host, result: result))
+        }
+        OutputStream.standardOutput.write(ResolveListing.render(items, port: port, format: format))
+        let failures = items.compactMap { item -> CurlError? in
+            if case .failure(let error) = item.result { return error } else { return nil }
+        }
+        if let first = failures.first { throw ExitCode(first.exitCode) }
+    }
+}

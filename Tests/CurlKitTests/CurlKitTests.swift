@@ -1,0 +1,94 @@
+import CCurl
+import CurlKit
+import Testing
+
+@Suite struct CurlURLTests {
+    @Test func defaultPortsAndIPv6Hosts() throws {
+        let https = try CurlURL("https://A.test/x")
+        #expect(https.scheme == "https" && https.port == 443 && https.host == "a.test")
+        #expect(try CurlURL("http://a.test/").port == 80)
+        #expect(try CurlURL("a.test:8080/p").text == "http://a.test:8080/p")
+        let v6 = try CurlURL("https://[::1]:8443/")
+        #expect(v6.host == "::1" && v6.port == 8443)
+    }
+
+    @Test func redactedFormDropsCredentialsAndQuery() throws {
+        let url = try CurlURL("https://user:secret@doh.test/dns-query?token=abc#frag")
+        #expect(url.hasCredentials)
+        #expect(url.redacted == "https://doh.test:443/dns-query")
+        #expect(!url.redacted.contains("secret") && !url.redacted.contains("abc"))
+    }
+
+    @Test(arguments: ["http://[::1/", "https://a.test:99999/", "", "https://a b/", "http://"])
+    func malformedURLsExit3(text: String) {
+        #expect(throws: CurlError.malformedURL) { try CurlURL(text) }
+    }
+}
+
+@Suite struct CurlErrorTests {
+    @Test func exitCodesAreCurls() {
+        let codes: [(CurlError, Int32)] = [
+            (.usage("x"), 2), (.malformedURL, 3), (.couldntResolveHost, 6), (.couldntConnect, 7), (.writeError, 23),
+            (.operationTimedOut, 28), (.sslConnectError, 35), (.peerFailedVerification, 60), (.caCertBadFile, 77),
+        ]
+        for (error, code) in codes { #expect(error.exitCode == code) }
+    }
+
+    @Test func equalityIgnoresTheMessage() {
+        #expect(CurlError.couldntConnect.with(message: "a") == CurlError.couldntConnect)
+        #expect(CurlError.couldntConnect != CurlError.couldntResolveHost)
+        #expect(CurlError(CURLE_PEER_FAILED_VERIFICATION, message: "").message.isEmpty == false)
+        #expect(CurlError.usage("bad").description == "(2) bad")
+    }
+}
+
+@Suite struct EasyHandleTests {
+    @Test func keepsEveryListItWasGiven() throws {
+        let handle = try EasyHandle()
+        try handle.set(CURLOPT_RESOLVE, list: ["a.test:443:127.0.0.1"])
+        try handle.set(CURLOPT_HTTPHEADER, list: ["X-A: 1", "X-B: 2"])
+        try handle.set(CURLOPT_RESOLVE, list: ["b.test:443:127.0.0.2"])
+        #expect(handle.listStrings(CURLOPT_RESOLVE) == ["b.test:443:127.0.0.2"])
+        #expect(handle.listStrings(CURLOPT_HTTPHEADER) == ["X-A: 1", "X-B: 2"])
+    }
+
+    @Test func refusedConnectionBecomesExit7WithErrorBufferText() throws {
+        let handle = try EasyHandle()
+        try handle.set(CURLOPT_URL, "http://127.0.0.1:9/")
+        do {
+            try handle.perform()
+            Issue.record("connecting to port 9 should fail")
+        } catch {
+            #expect(error == .couldntConnect)
+            #expect(error.message.contains("127.0.0.1"))
+        }
+    }
+
+    @Test func bodyStreamsFromTheReadCallbackInChunks() throws {
+        let body = BytesBody(Array(repeating: 7, count: 100_000))
+        var total = 0
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let count = try chunk.withUnsafeMutableBytes { try body.read(into: $0) }
+            if count == 0 { break }
+            #expect(count <= 16_384)
+            total += count
+        }
+        #expect(total == 100_000 && body.length == 100_000)
+    }
+
+    @Test func multiHandleRunsAllAndReportsEach() throws {
+        let first = try EasyHandle()
+        try first.set(CURLOPT_URL, "http://127.0.0.1:9/")
+        let second = try EasyHandle()
+        try second.set(CURLOPT_URL, "http://127.0.0.1:7/")
+        let results = try MultiHandle.perform([first, second])
+        #expect(results.count == 2 && results.allSatisfy { $0 == .couldntConnect })
+    }
+
+    @Test func runtimeFactsAndVersionGate() {
+        #expect(CurlRuntime.versionNumber >= 0x074200)
+        #expect(CurlRuntime.versionLine.hasPrefix("libcurl/"))
+        #expect(throws: CurlError.notBuiltIn) { try CurlRuntime.require(0xFF0000, for: "the future") }
+    }
+}

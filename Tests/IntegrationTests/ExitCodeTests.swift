@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+/// Every failure ends with curl's exit code and a one-line message, and nothing on stdout.
+@Suite struct ExitCodeTests {
+    let lab: Lab
+    init() throws { lab = try Lab.current() }
+
+    private func expectFailure(_ arguments: [String], exits code: Int32, mentioning text: String,
+                               sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let result = try ipcurl(arguments)
+        #expect(result.status == code, "\(result.stderr)", sourceLocation: sourceLocation)
+        #expect(result.stdoutBytes.isEmpty, sourceLocation: sourceLocation)
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)", sourceLocation: sourceLocation)
+        #expect(result.stderr.contains(text), "\(result.stderr)", sourceLocation: sourceLocation)
+    }
+
+    @Test func usageErrorsExit2OnOneLine() throws {
+        try expectFailure(["--no-such-flag", "https://a.test/"], exits: 2, mentioning: "--no-such-flag")
+        try expectFailure([], exits: 2, mentioning: "url")
+        try expectFailure(["--doh", "http://127.0.0.1/dns-query", "https://a.test/"], exits: 2, mentioning: "not an https:// URL")
+        try expectFailure(["--max-time", "-1", "https://a.test/"], exits: 2, mentioning: "max-time")
+        try expectFailure(["resolve", "--port", "0", "a.test"], exits: 2, mentioning: "--port")
+        try expectFailure(["resolve", "127.0.0.1"], exits: 2, mentioning: "not a host name")
+    }
+
+    @Test(arguments: [
+        "a.test:443:127.0.0.2,evil.test", "a.test:443:127.0.0.2\nb.test:443:127.0.0.3", "a.test:443:1.2.3.4:5",
+        "a.test:443: 127.0.0.2", "a.test:99999:127.0.0.2", "a,b.test:443:127.0.0.2", "a.test:443:",
+    ])
+    func resolveEntriesThatCouldInjectAreRejected(entry: String) throws {
+        try expectFailure(["--resolve", entry, "https://a.test/"], exits: 2, mentioning: "--resolve")
+    }
+
+    @Test func malformedURLExits3() throws {
+        try expectFailure(["http://[::1/"], exits: 3, mentioning: "URL")
+    }
+
+    @Test func unknownNameExits6WithTheDNSReason() throws {
+        try expectFailure(lab.resolverArguments + [lab.https("nosuch.test")], exits: 6, mentioning: "NXDOMAIN")
+    }
+
+    @Test func refusedConnectionExits7() throws {
+        try expectFailure(["--cacert", lab.ca, "--resolve", "a.test:\(lab.httpsPort):127.0.0.9", lab.https("a.test")],
+                          exits: 7, mentioning: "127.0.0.9")
+    }
+
+    @Test func silentServerExits28AfterMaxTime() throws {
+        let listener = try SilentListener()
+        let started = Date()
+        try expectFailure(["--cacert", lab.ca, "--max-time", "1", "--resolve", "a.test:\(listener.port):127.0.0.4",
+                           "https://a.test:\(listener.port)/"], exits: 28, mentioning: "timed out")
+        #expect(Date().timeIntervalSince(started) < 5)
+    }
+
+    @Test func hangingDoHServerCountsAgainstMaxTime() throws {
+        let listener = try SilentListener()
+        try expectFailure(["--cacert", lab.ca, "--max-time", "1", "--doh", "https://127.0.0.4:\(listener.port)/dns-query",
+                           lab.https("a.test")], exits: 28, mentioning: "resolving a.test")
+    }
+
+    @Test func tlsToAPlainHTTPPortExits35() throws {
+        try expectFailure(["--cacert", lab.ca, "--resolve", "a.test:\(lab.httpPort):\(lab.ip)",
+                           "https://a.test:\(lab.httpPort)/"], exits: 35, mentioning: "(35)")
+    }
+
+    @Test func unreadableCAFileExits77() throws {
+        try expectFailure(["--cacert", "/nonexistent/ca.pem", "--doh", lab.dohURL, lab.https("a.test")],
+                          exits: 77, mentioning: "/nonexistent/ca.pem")
+    }
+
+    @Test func silentSuppressesTheMessageButNotTheCode() throws {
+        let quiet = try ipcurl(["-s"] + lab.resolverArguments + [lab.https("nocert.test")])
+        #expect(quiet.status == 60 && quiet.stderr.isEmpty)
+        let shown = try ipcurl(["-sS"] + lab.resolverArguments + [lab.https("nocert.test")])
+        #expect(shown.status == 60 && shown.stderr.hasPrefix("ipcurl: (60)"))
+    }
+
+    @Test func writeOutReportsExitCodeOnFailure() throws {
+        let result = try ipcurl(["-s", "-w", "%{exitcode} %{http_code}"] + lab.resolverArguments + [lab.https("nocert.test")])
+        #expect(result.status == 60)
+        #expect(result.stdout == "60 000")
+    }
+}

@@ -1,0 +1,58 @@
+import CCurl
+import CurlKit
+import Foundation
+import Testing
+
+/// The method the problem statement calls naive: the IP in the URL and a `Host:` header beside it, sent through
+/// the same curl layer ipcurl uses. SNI then carries the IP, the shared-IP server picks its default certificate,
+/// and verification runs against the IP.
+@Suite struct NaiveMethodTests {
+    let lab: Lab
+    init() throws { lab = try Lab.current() }
+
+    private func naiveHandle(insecure: Bool) throws -> (EasyHandle, Box) {
+        let handle = try EasyHandle()
+        try TransportOptions(caFile: lab.ca, insecure: insecure).apply(to: handle)
+        try handle.set(CURLOPT_URL, "https://\(lab.ip):\(lab.httpsPort)/")
+        try handle.set(CURLOPT_HTTPHEADER, list: ["Host: a.test"])
+        let box = Box()
+        handle.onBody = { box.bytes += $0; return true }
+        return (handle, box)
+    }
+
+    @Test func naiveRequestFailsVerification() throws {
+        let (handle, box) = try naiveHandle(insecure: false)
+        #expect(throws: CurlError.peerFailedVerification) { try handle.perform() }
+        #expect(box.bytes.isEmpty)
+    }
+
+    @Test func naiveRequestWithoutVerificationReachesTheWrongVhost() throws {
+        let (handle, box) = try naiveHandle(insecure: true)
+        try handle.perform()
+        // The Host header says a.test, but TLS without SNI landed on the default server.
+        #expect(String(decoding: box.bytes, as: UTF8.self).hasPrefix("vhost=default host=a.test sni="))
+    }
+
+    @Test func ipcurlSucceedsWhereTheNaiveMethodFails() throws {
+        let result = try ipcurl(lab.resolverArguments + [lab.https("a.test")])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("vhost=a.test host=a.test sni=a.test"))
+    }
+
+    @Test func resolveListKeepsLibcurlOnTheIPWithVerificationOnTheName() throws {
+        let handle = try EasyHandle()
+        try TransportOptions(caFile: lab.ca).apply(to: handle)
+        try handle.set(CURLOPT_URL, lab.https("b.test"))
+        try handle.set(CURLOPT_RESOLVE, list: ["b.test:\(lab.httpsPort):\(lab.ip)"])
+        let box = Box()
+        handle.onBody = { box.bytes += $0; return true }
+        try handle.perform()
+        #expect(handle.info(string: CURLINFO_PRIMARY_IP) == lab.ip)
+        #expect(String(decoding: box.bytes, as: UTF8.self).hasPrefix("vhost=b.test host=b.test sni=b.test"))
+        #expect(handle.listStrings(CURLOPT_RESOLVE) == ["b.test:\(lab.httpsPort):\(lab.ip)"])
+    }
+}
+
+final class Box: @unchecked Sendable {
+    var bytes: [UInt8] = []
+}

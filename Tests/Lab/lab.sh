@@ -1,0 +1,311 @@
+#!/usr/bin/env bash
+# ipcurl real-server test lab: nginx (HTTPS vhosts + plain HTTP) and unbound
+# (DNS-over-HTTPS) on loopback addresses only, all state in one directory.
+#
+#   lab.sh up       start (idempotent), write $STATE/lab.env
+#   lab.sh down     stop (idempotent), remove pid files and lab.env
+#   lab.sh status   exit 0 if nginx and unbound are both running
+#   lab.sh env      print the path of lab.env (fails if the lab is not up)
+#
+# State dir: ${IPCURL_LAB_DIR:-<repo root>/.lab}
+# Port overrides: LAB_HTTPS_PORT, LAB_HTTP_PORT, LAB_DOH_PORT (else picked free).
+set -euo pipefail
+
+LAB_SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO_ROOT="$(cd "$LAB_SRC/../.." && pwd)"
+STATE="${IPCURL_LAB_DIR:-$REPO_ROOT/.lab}"
+CERTS="$STATE/certs"
+ENV_FILE="$STATE/lab.env"
+
+LAB_IP=127.0.0.2        # a.test b.test cname.test; default vhost (nocert.test, multi.test)
+LAB_WRONG_IP=127.0.0.3  # serves other.test's certificate only
+LAB_IP6=::1             # a.test cname.test v6.test; default vhost
+DOH_IP=127.0.0.1
+
+log() { printf 'lab: %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+# --------------------------------------------------------------- processes
+
+# alive PID: the process exists and is not a zombie (our daemons are
+# re-parented to PID 1, which may reap them late).
+alive() {
+    local state
+    kill -0 "$1" 2>/dev/null || return 1
+    state=$(sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1) || return 1
+    [[ -n $state && $state != Z ]]
+}
+
+# pid_of NAME -> prints the pid from $STATE/NAME.pid if that process is alive
+# and really is NAME (guards against stale pid files / pid reuse).
+pid_of() {
+    local name=$1 pidfile="$STATE/$1.pid" pid comm
+    [[ -s $pidfile ]] || return 1
+    pid=$(tr -dc '0-9' <"$pidfile")
+    [[ -n $pid ]] && alive "$pid" || return 1
+    comm=$(cat "/proc/$pid/comm" 2>/dev/null || true)
+    [[ $comm == "$name" ]] || return 1
+    printf '%s\n' "$pid"
+}
+
+running() { pid_of nginx >/dev/null && pid_of unbound >/dev/null; }
+
+# stop NAME: TERM, wait up to 5 s, then KILL (the process and its children).
+stop() {
+    local name=$1 pid i kids
+    if pid=$(pid_of "$name"); then
+        kids=$(pgrep -P "$pid" || true)   # nginx workers
+        kill -TERM "$pid" 2>/dev/null || true
+        for ((i = 0; i < 50; i++)); do
+            alive "$pid" || break
+            sleep 0.1
+        done
+        if alive "$pid"; then
+            log "$name ($pid) ignored TERM, sending KILL"
+            # shellcheck disable=SC2086
+            kill -KILL "$pid" $kids 2>/dev/null || true
+        fi
+    fi
+    rm -f "$STATE/$name.pid"
+}
+
+# ------------------------------------------------------------ certificates
+
+# leaf NAME SAN: key + cert signed by the lab CA, valid for TLS servers.
+leaf() {
+    local name=$1 san=$2
+    openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+        -keyout "$CERTS/$name.key" -out "$CERTS/$name.csr" \
+        -subj "/O=ipcurl lab/CN=$name" 2>/dev/null
+    cat >"$CERTS/$name.ext" <<EOF
+basicConstraints = critical, CA:FALSE
+keyUsage = critical, digitalSignature
+extendedKeyUsage = serverAuth
+subjectAltName = $san
+subjectKeyIdentifier = hash
+authorityKeyIdentifier = keyid:always
+EOF
+    openssl x509 -req -in "$CERTS/$name.csr" -days 30 -sha256 \
+        -CA "$CERTS/ca.pem" -CAkey "$CERTS/ca.key" -set_serial "0x$(openssl rand -hex 16)" \
+        -extfile "$CERTS/$name.ext" -out "$CERTS/$name.pem" 2>/dev/null
+    rm -f "$CERTS/$name.csr" "$CERTS/$name.ext"
+}
+
+LEAVES=(a.test b.test cname.test v6.test other.test default.invalid doh)
+
+certs_ok() {
+    local n
+    for n in ca "${LEAVES[@]}"; do
+        [[ -s $CERTS/$n.pem && -s $CERTS/$n.key ]] || return 1
+    done
+    # Regenerate if anything expires within a day.
+    for n in ca a.test; do
+        openssl x509 -in "$CERTS/$n.pem" -noout -checkend 86400 >/dev/null || return 1
+    done
+}
+
+make_certs() {
+    certs_ok && return 0
+    log "generating CA and leaf certificates in $CERTS"
+    rm -rf "$CERTS"
+    mkdir -p "$CERTS"
+    openssl req -x509 -new -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+        -keyout "$CERTS/ca.key" -out "$CERTS/ca.pem" -days 30 -sha256 \
+        -subj "/O=ipcurl lab/CN=ipcurl Lab CA" \
+        -addext "basicConstraints=critical,CA:TRUE" \
+        -addext "keyUsage=critical,keyCertSign,cRLSign" \
+        -addext "subjectKeyIdentifier=hash" 2>/dev/null
+    leaf a.test          "DNS:a.test"
+    leaf b.test          "DNS:b.test"
+    leaf cname.test      "DNS:cname.test"
+    leaf v6.test         "DNS:v6.test"
+    leaf other.test      "DNS:other.test"
+    leaf default.invalid "DNS:default.invalid"
+    leaf doh             "IP:127.0.0.1, DNS:doh.test"
+}
+
+# ------------------------------------------------------------------- ports
+
+# Prints three distinct TCP ports that are free on every lab address and
+# differ from the ports given as arguments (the env overrides).
+pick_ports() {
+    python3 - "$@" <<'EOF'
+import socket, sys
+TAKEN = {int(p) for p in sys.argv[1:] if p}
+ADDRS = [(socket.AF_INET, "127.0.0.1"), (socket.AF_INET, "127.0.0.2"),
+         (socket.AF_INET, "127.0.0.3"), (socket.AF_INET6, "::1")]
+def free_everywhere(port):
+    for fam, addr in ADDRS:
+        s = socket.socket(fam, socket.SOCK_STREAM)
+        try:
+            s.bind((addr, port))
+        except OSError:
+            return False
+        finally:
+            s.close()
+    return True
+ports = []
+while len(ports) < 3:
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    if port not in ports and port not in TAKEN and free_everywhere(port):
+        ports.append(port)
+print(*ports)
+EOF
+}
+
+# ---------------------------------------------------------------- configs
+
+# render TEMPLATE OUT KEY=VALUE...: replace @KEY@ placeholders.
+render() {
+    local tpl out=$2 kv
+    tpl=$(<"$1")
+    shift 2
+    for kv in "$@"; do
+        tpl=${tpl//"@${kv%%=*}@"/"${kv#*=}"}
+    done
+    printf '%s\n' "$tpl" >"$out"
+}
+
+# ------------------------------------------------------------------ probes
+
+probe_nginx() {
+    curl -fsS --max-time 2 --cacert "$CERTS/ca.pem" \
+        --resolve "a.test:$LAB_HTTPS_PORT:$LAB_IP" \
+        "https://a.test:$LAB_HTTPS_PORT/" -o /dev/null 2>/dev/null
+}
+
+# Raw RFC 8484 POST: query "doh.test IN A".
+probe_doh() {
+    printf '\x00\x00\x01\x00\x00\x01\x00\x00\x00\x00\x00\x00\x03doh\x04test\x00\x00\x01\x00\x01' |
+        curl -fsS --max-time 2 --cacert "$CERTS/ca.pem" \
+            -H 'content-type: application/dns-message' --data-binary @- \
+            "https://$DOH_IP:$LAB_DOH_PORT/dns-query" -o /dev/null 2>/dev/null
+}
+
+load_env() {
+    [[ -s $ENV_FILE ]] || return 1
+    LAB_HTTPS_PORT=$(sed -n 's/^LAB_HTTPS_PORT=//p' "$ENV_FILE")
+    LAB_HTTP_PORT=$(sed -n 's/^LAB_HTTP_PORT=//p' "$ENV_FILE")
+    LAB_DOH_PORT=$(sed -n 's/^LAB_DOH_PORT=//p' "$ENV_FILE")
+    [[ -n $LAB_HTTPS_PORT && -n $LAB_HTTP_PORT && -n $LAB_DOH_PORT ]]
+}
+
+healthy() { running && load_env && probe_nginx && probe_doh; }
+
+tails() {
+    local f
+    for f in nginx-error.log unbound.log; do
+        [[ -f $STATE/$f ]] || continue
+        log "---- tail $STATE/$f"
+        tail -n 20 "$STATE/$f" >&2 || true
+    done
+}
+
+# ---------------------------------------------------------------- commands
+
+cmd_down() {
+    stop nginx
+    stop unbound
+    rm -f "$ENV_FILE"
+}
+
+cmd_up() {
+    local want_https=${LAB_HTTPS_PORT:-} want_http=${LAB_HTTP_PORT:-} want_doh=${LAB_DOH_PORT:-}
+    if healthy; then
+        log "already up ($ENV_FILE)"
+        return 0
+    fi
+    cmd_down   # clear any half-started / stale state
+
+    for tool in nginx unbound openssl curl python3; do
+        command -v "$tool" >/dev/null || die "$tool not found in PATH"
+    done
+    mkdir -p "$STATE"/tmp/{client_body,proxy,fastcgi,uwsgi,scgi}
+    make_certs
+
+    local picked
+    read -r -a picked <<<"$(pick_ports "$want_https" "$want_http" "$want_doh")"
+    LAB_HTTPS_PORT=${want_https:-${picked[0]}}
+    LAB_HTTP_PORT=${want_http:-${picked[1]}}
+    LAB_DOH_PORT=${want_doh:-${picked[2]}}
+
+    # The user directive only makes sense (and is only accepted) as root.
+    local user_line=""
+    [[ $(id -u) == 0 ]] && user_line="user root;"
+    render "$LAB_SRC/nginx.conf.in" "$STATE/nginx.conf" \
+        STATE="$STATE" HTTPS_PORT="$LAB_HTTPS_PORT" HTTP_PORT="$LAB_HTTP_PORT" USER_LINE="$user_line"
+    render "$LAB_SRC/unbound.conf.in" "$STATE/unbound.conf" \
+        STATE="$STATE" DOH_PORT="$LAB_DOH_PORT"
+    cp "$LAB_SRC/test.zone" "$STATE/test.zone"
+    : >"$STATE/nginx-error.log"
+    : >"$STATE/unbound.log"
+
+    # Both daemonize themselves and write their pid files into $STATE.
+    if ! nginx -p "$STATE" -c "$STATE/nginx.conf" -e "$STATE/nginx-error.log" 2>>"$STATE/nginx-error.log"; then
+        tails; cmd_down; die "nginx failed to start"
+    fi
+    if ! unbound -c "$STATE/unbound.conf" 2>>"$STATE/unbound.log"; then
+        tails; cmd_down; die "unbound failed to start"
+    fi
+
+    # Wait (up to ~10 s) until both answer real requests.
+    local i ok=""
+    for ((i = 0; i < 100; i++)); do
+        if running && probe_nginx && probe_doh; then ok=1; break; fi
+        sleep 0.1
+    done
+    if [[ -z $ok ]]; then
+        tails; cmd_down; die "lab did not become healthy within 10 s"
+    fi
+
+    cat >"$ENV_FILE.tmp" <<EOF
+LAB_DIR=$STATE
+LAB_CA=$CERTS/ca.pem
+LAB_IP=$LAB_IP
+LAB_WRONG_IP=$LAB_WRONG_IP
+LAB_IP6=$LAB_IP6
+LAB_HTTPS_PORT=$LAB_HTTPS_PORT
+LAB_HTTP_PORT=$LAB_HTTP_PORT
+LAB_DOH_PORT=$LAB_DOH_PORT
+LAB_DOH_URL=https://$DOH_IP:$LAB_DOH_PORT/dns-query
+EOF
+    mv "$ENV_FILE.tmp" "$ENV_FILE"
+
+    cat <<EOF
+ipcurl lab is up (state: $STATE)
+  HTTPS  $LAB_IP:$LAB_HTTPS_PORT, [$LAB_IP6]:$LAB_HTTPS_PORT  (a.test b.test cname.test v6.test; default cert default.invalid)
+  HTTPS  $LAB_WRONG_IP:$LAB_HTTPS_PORT  (serves other.test's cert only)
+  HTTP   $LAB_IP:$LAB_HTTP_PORT  (a.test b.test)
+  DoH    https://$DOH_IP:$LAB_DOH_PORT/dns-query  (HTTP/2 only)
+  CA     $CERTS/ca.pem
+  env    $ENV_FILE
+EOF
+}
+
+cmd_status() {
+    local n pid rc=0
+    for n in nginx unbound; do
+        if pid=$(pid_of "$n"); then
+            echo "$n: running (pid $pid)"
+        else
+            echo "$n: not running"; rc=1
+        fi
+    done
+    return "$rc"
+}
+
+cmd_env() {
+    running && [[ -s $ENV_FILE ]] || die "lab is not up (run: $0 up)"
+    printf '%s\n' "$ENV_FILE"
+}
+
+case "${1:-}" in
+    up) cmd_up ;;
+    down) cmd_down ;;
+    status) cmd_status ;;
+    env) cmd_env ;;
+    *) echo "usage: $0 {up|down|status|env}" >&2; exit 2 ;;
+esac
