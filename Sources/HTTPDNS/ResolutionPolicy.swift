@@ -6,6 +6,12 @@ public struct Resolution: Sendable, Equatable {
     public let entry: ResolveEntry?
     /// The answer that produced `entry`.
     public let answer: ResolverAnswer?
+
+    /// Pairs an entry with the answer it came from.
+    public init(entry: ResolveEntry?, answer: ResolverAnswer?) {
+        self.entry = entry
+        self.answer = answer
+    }
 }
 
 /// Decides how a host:port gets its addresses: `--resolve` entries win, an IP literal needs nothing,

@@ -8,6 +8,12 @@ public struct WriteOut {
         public var toStandardError: Bool
         /// The rendered text.
         public var text: String
+
+        /// A run of `text` for stderr (`true`) or stdout.
+        public init(toStandardError: Bool, text: String) {
+            self.toStandardError = toStandardError
+            self.text = text
+        }
     }
 
     /// The rendered output, in order.

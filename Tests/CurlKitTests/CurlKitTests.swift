@@ -5,7 +5,7 @@ import Testing
 @Suite struct CurlURLTests {
     @Test func defaultPortsAndIPv6Hosts() throws {
         let https = try CurlURL("https://A.test/x")
-        #expect(https.scheme == "https" && https.port == 443 && https.host == "a.test")
+        #expect(https.scheme == "https" && https.port == 443 && https.host == "A.test")
         #expect(try CurlURL("http://a.test/").port == 80)
         #expect(try CurlURL("a.test:8080/p").text == "http://a.test:8080/p")
         let v6 = try CurlURL("https://[::1]:8443/")

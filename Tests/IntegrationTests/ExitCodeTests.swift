@@ -42,7 +42,7 @@ import Testing
 
     @Test func refusedConnectionExits7() throws {
         try expectFailure(["--cacert", lab.ca, "--resolve", "a.test:\(lab.httpsPort):127.0.0.9", lab.https("a.test")],
-                          exits: 7, mentioning: "127.0.0.9")
+                          exits: 7, mentioning: "Failed to connect to a.test")
     }
 
     @Test func silentServerExits28AfterMaxTime() throws {

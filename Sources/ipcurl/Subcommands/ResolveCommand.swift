@@ -28,7 +28,7 @@ struct ResolveCommand: ParsableCommand {
 
     func validate() throws {
         guard (1...65535).contains(port) else { throw ValidationError("--port \(port): expected 1-65535") }
-        for host in hosts where HostName.normalized(host) == nil {
+        for host in hosts where HostName.normalized(host) == nil || IPAddress(host) != nil {
             throw ValidationError("\(host): not a host name (IP literals need no resolving)")
         }
     }
