@@ -6,20 +6,18 @@ import IPCurlCore
 /// The `ipcurl` root command: `ipcurl [OPTIONS] URL` fetches, `ipcurl resolve HOST...` prints resolve entries.
 @main
 struct IPCurl: ParsableCommand {
-    static var configuration: CommandConfiguration {
-        CommandConfiguration(
-            commandName: "ipcurl",
-            abstract: "HTTPS IP-direct client: resolve via HTTPDNS/DoH, connect to the IP, keep SNI, Host and verification on the name.",
-            discussion: """
-                Without --doh or --resolve, ipcurl asks \(DoHResolver.defaultServers.joined(separator: " then ")) (reached by IP).
-                Exit codes are curl's: 2 usage, 3 bad URL, 6 cannot resolve, 7 cannot connect, 28 timeout, \
-                35 TLS, 60 certificate not verified, 77 CA file problem.
-                """,
-            version: "ipcurl \(IPCurlVersion.number) (\(CurlRuntime.versionLine))",
-            subcommands: [FetchCommand.self, ResolveCommand.self],
-            defaultSubcommand: FetchCommand.self
-        )
-    }
+    static let configuration = CommandConfiguration(
+        commandName: "ipcurl",
+        abstract: "HTTPS IP-direct client: resolve via HTTPDNS/DoH, connect to the IP, keep SNI, Host and verification on the name.",
+        discussion: """
+            Without --doh or --resolve, ipcurl asks \(DoHResolver.defaultServers.joined(separator: " then ")) (reached by IP).
+            Exit codes are curl's: 2 usage, 3 bad URL, 6 cannot resolve, 7 cannot connect, 28 timeout, \
+            35 TLS, 60 certificate not verified, 77 CA file problem.
+            """,
+        version: "ipcurl \(IPCurlVersion.number) (\(CurlRuntime.versionLine))",
+        subcommands: [FetchCommand.self, ResolveCommand.self],
+        defaultSubcommand: FetchCommand.self
+    )
 
     /// Parses and runs, mapping every failure to curl's exit codes: usage errors are one line and exit 2.
     static func main() {
