@@ -22,6 +22,8 @@ public final class EasyHandle {
     public var onHeader: ((UnsafeRawBufferPointer) -> Bool)?
     /// Supplies the request body when the transfer uploads (POST with a body, PUT).
     public var requestBody: (any RequestBody)?
+    /// Receives libcurl's verbose trace once ``traceVerbosely()`` turned it on.
+    fileprivate var onTrace: ((TraceKind, UnsafeRawBufferPointer) -> Void)?
 
     /// Creates a handle with streaming callbacks and an error buffer installed; nothing goes to stdout by default.
     public init() throws(CurlError) {
@@ -76,6 +78,14 @@ public final class EasyHandle {
 
     private func set(_ option: CURLoption, callback: ccurl_data_callback) throws(CurlError) {
         try check(ccurl_easy_setopt_data_cb(raw, option, callback), option)
+    }
+
+    /// Turns on `CURLOPT_VERBOSE` and routes the trace through `sink` instead of libcurl's own stderr printer.
+    public func traceVerbosely(_ sink: @escaping (TraceKind, UnsafeRawBufferPointer) -> Void) throws(CurlError) {
+        onTrace = sink
+        try check(ccurl_easy_setopt_debug_cb(raw, easyHandleTrace), CURLOPT_DEBUGFUNCTION)
+        try set(CURLOPT_DEBUGDATA, pointer: Unmanaged.passUnretained(self).toOpaque())
+        try set(CURLOPT_VERBOSE, 1)
     }
 
     /// The strings last set for a list option (e.g. the exact `CURLOPT_RESOLVE` entries), for logging and tests.
@@ -145,6 +155,12 @@ private let easyHandleWriteHeader: ccurl_data_callback = { buffer, size, count, 
     let length = size * count
     guard let sink = handle(userdata).onHeader else { return length }
     return sink(UnsafeRawBufferPointer(start: buffer, count: length)) ? length : (length == 0 ? 1 : 0)
+}
+
+private let easyHandleTrace: ccurl_debug_callback = { _, type, data, size, userdata in
+    guard let data, let kind = TraceKind(type) else { return 0 }
+    handle(userdata).onTrace?(kind, UnsafeRawBufferPointer(start: data, count: size))
+    return 0
 }
 
 private let easyHandleReadBody: ccurl_data_callback = { buffer, size, count, userdata in

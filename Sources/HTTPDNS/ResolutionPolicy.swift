@@ -20,14 +20,14 @@ public struct Resolution: Sendable, Equatable {
 /// It deals only in validated ``ResolveEntry`` and ``ResolverAnswer`` values, never in libcurl types.
 /// - SeeAlso: curl's `--resolve`.
 public struct ResolutionPolicy {
-    /// The user's `--resolve` entries, in command-line order.
-    public let staticEntries: [ResolveEntry]
+    /// The user's `--resolve` entries.
+    public let pinned: StaticResolver
     /// The HTTPDNS resolver asked when no static entry matches.
     public let resolver: any Resolver
 
     /// A policy that consults `staticEntries` first, then `resolver`.
     public init(staticEntries: [ResolveEntry], resolver: any Resolver) {
-        self.staticEntries = staticEntries
+        self.pinned = StaticResolver(staticEntries)
         self.resolver = resolver
     }
 
@@ -38,10 +38,7 @@ public struct ResolutionPolicy {
             throw CurlError.couldntResolveHost.with(
                 message: "Could not resolve host: \(ResolveEntry.quoted(host)) is not a plain DNS name")
         }
-        if let fixed = staticEntries.first(where: { $0.host == name && $0.port == port }) {
-            let answer = ResolverAnswer(host: name, addresses: fixed.addresses, ttl: 0, source: .staticEntry)
-            return Resolution(entry: fixed, answer: answer)
-        }
+        if let fixed = pinned.resolution(host: name, port: port) { return fixed }
         let answer = try resolver.resolve(name)
         guard let entry = ResolveEntry(answer, port: port) else {
             throw CurlError.couldntResolveHost.with(message: "Could not resolve host: \(name) (no usable address)")

@@ -79,7 +79,7 @@ public enum Fetch {
         }
         handle.onBody = { output.write($0) }
         if request.includeHeaders { handle.onHeader = { output.write($0) } }
-        try handle.set(CURLOPT_VERBOSE, request.verbose ? 1 : 0)
+        if request.verbose { try handle.traceVerbosely { log.write(VerboseTrace.render($0, $1)) } }
         return handle
     }
 

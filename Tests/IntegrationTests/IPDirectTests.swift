@@ -46,7 +46,16 @@ import Testing
         let entryAt = try #require(result.stderr.range(of: entry))
         let libcurlAt = try #require(result.stderr.range(of: "Added a.test:\(lab.httpsPort):127.0.0.2"))
         #expect(entryAt.lowerBound < libcurlAt.lowerBound)
-        #expect(result.stderr.contains("\nHost: a.test:\(lab.httpsPort)\r\n"))
+        #expect(result.stderr.contains("\n> Host: a.test:\(lab.httpsPort)\n"))
+    }
+
+    @Test func verboseTraceRedactsCredentials() throws {
+        let result = try ipcurl(lab.resolverArguments + ["-v", "-H", "Authorization: Bearer s3cr3t", "-H", "Cookie: id=s3cr3t",
+                                                         lab.https("a.test")])
+        #expect(result.status == 0)
+        #expect(!result.stderr.contains("s3cr3t"))
+        #expect(result.stderr.contains("> authorization: [redacted]\n"))  // HTTP/2 lowercases names
+        #expect(result.stderr.contains("> cookie: [redacted]\n"))
     }
 
     @Test func postWithDataAndCustomMethodReachTheVhost() throws {
