@@ -11,6 +11,9 @@ public enum CurlRuntime {
         precondition(initialised == CURLE_OK, "curl_global_init failed")
     }
 
+    /// The oldest libcurl ipcurl runs on: 7.85.0, for `CURLOPT_PROTOCOLS_STR` (Debian 12 ships 7.88.1).
+    public static let minimumVersion: UInt32 = 0x075500
+
     /// libcurl's version as `0xXXYYZZ`, e.g. `0x075801` for 7.88.1.
     public static var versionNumber: UInt32 {
         UInt32(ccurl_version_info().pointee.version_num)

@@ -19,11 +19,14 @@ public struct DoHResolver: Resolver {
     public let servers: [String]
     /// TLS and timeout settings for the queries (the user's `--cacert`, `-k`).
     public let transport: TransportOptions
+    /// Runs the queries; its connection cache lets later hosts reuse the connection to a server.
+    private let multi: MultiHandle
 
     /// A resolver over `servers` (https URLs) using `transport`.
-    public init(servers: [String], transport: TransportOptions) {
+    public init(servers: [String], transport: TransportOptions) throws(CurlError) {
         self.servers = servers
         self.transport = transport
+        multi = try MultiHandle()
     }
 
     public func resolve(_ host: String) throws(CurlError) -> ResolverAnswer {
@@ -54,7 +57,7 @@ public struct DoHResolver: Resolver {
             catch { return .negative(error.description) }
         }
         let handles = try queries.map { query throws(CurlError) in try makeHandle(server, query: query) }
-        let transportErrors = try MultiHandle.perform(handles)
+        let transportErrors = try multi.perform(handles)
 
         var addresses: [IPAddress] = []
         var ttl = UInt32.max
@@ -91,6 +94,7 @@ public struct DoHResolver: Resolver {
         try handle.set(CURLOPT_URL, server)
         try handle.set(CURLOPT_PROTOCOLS_STR, "https")
         try handle.set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
+        try handle.set(CURLOPT_PIPEWAIT, 1)  // A and AAAA share one TLS connection instead of two handshakes
         try handle.set(CURLOPT_HTTPHEADER, list: ["Content-Type: application/dns-message", "Accept: application/dns-message"])
         handle.requestBody = BytesBody(query.message)
         try handle.set(CURLOPT_POST, 1)

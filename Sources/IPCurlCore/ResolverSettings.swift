@@ -12,7 +12,7 @@ public struct ResolverSettings: Sendable {
     public init() {}
 
     /// The policy these settings describe; HTTPDNS queries use `transport` for TLS and timeouts.
-    public func policy(transport: TransportOptions) -> ResolutionPolicy {
-        ResolutionPolicy(staticEntries: staticEntries, resolver: DoHResolver(servers: dohServers, transport: transport))
+    public func policy(transport: TransportOptions) throws(CurlError) -> ResolutionPolicy {
+        ResolutionPolicy(staticEntries: staticEntries, resolver: try DoHResolver(servers: dohServers, transport: transport))
     }
 }

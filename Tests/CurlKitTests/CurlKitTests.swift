@@ -82,7 +82,7 @@ import Testing
         try first.set(CURLOPT_URL, "http://127.0.0.1:9/")
         let second = try EasyHandle()
         try second.set(CURLOPT_URL, "http://127.0.0.1:7/")
-        let results = try MultiHandle.perform([first, second])
+        let results = try MultiHandle().perform([first, second])
         #expect(results.count == 2 && results.allSatisfy { $0 == .couldntConnect })
     }
 

@@ -32,6 +32,16 @@ import Testing
         try expectFailure(["--resolve", entry, "https://a.test/"], exits: 2, mentioning: "--resolve")
     }
 
+    @Test func versionNamesIpcurlAndLibcurl() throws {
+        let result = try ipcurl(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("ipcurl ") && result.stdout.contains("libcurl/"))
+    }
+
+    @Test func unsupportedSchemeExits1() throws {
+        try expectFailure(["ftp://a.test/"], exits: 1, mentioning: "ftp")
+    }
+
     @Test func malformedURLExits3() throws {
         try expectFailure(["http://[::1/"], exits: 3, mentioning: "URL")
     }
