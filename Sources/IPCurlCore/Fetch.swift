@@ -59,7 +59,7 @@ public enum Fetch {
             }
             throw error
         }
-        if request.verbose { log.write(DecisionLog.lines(for: resolution, host: url.host)) }
+        if request.verbose { log.write(DecisionLog.answer(resolution, host: url.host)) }
 
         let handle = try EasyHandle()
         var transport = request.transport
@@ -67,8 +67,9 @@ public enum Fetch {
         try transport.apply(to: handle)
         try handle.set(CURLOPT_URL, url.text)
         try handle.set(CURLOPT_PROTOCOLS_STR, "http,https")
-        let entries = request.resolver.staticEntries + [resolution.entry].compactMap { $0 }
-        try handle.set(CURLOPT_RESOLVE, list: uniqued(entries.map(\.description)))
+        let entries = uniqued((request.resolver.staticEntries + [resolution.entry].compactMap { $0 }).map(\.description))
+        try handle.set(CURLOPT_RESOLVE, list: entries)
+        if request.verbose { log.write(DecisionLog.entries(entries)) }
         try handle.set(CURLOPT_USERAGENT, "ipcurl/\(IPCurlVersion.number)")
         try handle.set(CURLOPT_HTTPHEADER, list: request.headers)
         if let method = request.method { try handle.set(CURLOPT_CUSTOMREQUEST, method) }
@@ -86,23 +87,5 @@ public enum Fetch {
     private static func uniqued(_ strings: [String]) -> [String] {
         var seen = Set<String>()
         return strings.filter { seen.insert($0).inserted }
-    }
-}
-
-/// ipcurl's version, shown by `--version` and in the User-Agent.
-public enum IPCurlVersion {
-    /// Semantic version of this build.
-    public static let number = "0.1.0"
-}
-
-/// The `-v` lines that say what ipcurl decided before libcurl takes over.
-public enum DecisionLog {
-    /// `* HTTPDNS host: ips (source, ttl N)` and `* RESOLVE entry`, each newline-terminated.
-    public static func lines(for resolution: Resolution, host: String) -> String {
-        guard let answer = resolution.answer else { return "* HTTPDNS \(host): IP literal, no resolution needed\n" }
-        let addresses = answer.addresses.map(\.description).joined(separator: ", ")
-        var text = "* HTTPDNS \(answer.host): \(addresses) (\(answer.source), ttl \(answer.ttl))\n"
-        if let entry = resolution.entry { text += "* RESOLVE \(entry)\n" }
-        return text
     }
 }

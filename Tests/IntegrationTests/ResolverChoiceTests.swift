@@ -19,6 +19,13 @@ import Testing
         #expect(result.stderr.contains("(static --resolve, ttl 0)"))
     }
 
+    @Test func verboseListsEveryEntryHandedToLibcurl() throws {
+        let other = "b.test:\(lab.httpsPort):\(lab.ip)"
+        let result = try ipcurl(lab.resolverArguments + ["-v", "-s", "--resolve", other, lab.https("a.test")])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("* RESOLVE \(other)\n* RESOLVE a.test:\(lab.httpsPort):127.0.0.2,[::1]\n"))
+    }
+
     @Test func unreachableDoHServerFailsOverToTheNext() throws {
         let result = try ipcurl(["--doh", "https://127.0.0.1:9/dns-query", "--doh", lab.dohURL, "--cacert", lab.ca, "-v",
                                  lab.https("b.test")])

@@ -10,11 +10,16 @@ echo "\$ ipcurl resolve --doh $LAB_DOH_URL --cacert \$LAB_CA --port $LAB_HTTPS_P
 "$bin" resolve --doh "$LAB_DOH_URL" --cacert "$LAB_CA" --port "$LAB_HTTPS_PORT" a.test b.test
 echo
 echo "\$ ipcurl -v --doh $LAB_DOH_URL --cacert \$LAB_CA $url   (trace trimmed to the interesting lines)"
-"$bin" -v --doh "$LAB_DOH_URL" --cacert "$LAB_CA" "$url" 2> >(grep -E \
-    '^\* (HTTPDNS|RESOLVE|Added|Connected|  subject|  issuer|SSL certificate verify|ALPN: server)|^> (GET|Host)|^< HTTP' >&2)
-sleep 0.2
+trace=$(mktemp)
+trap 'rm -f "$trace"' EXIT
+body=$("$bin" -v --doh "$LAB_DOH_URL" --cacert "$LAB_CA" "$url" 2>"$trace")
+grep -E '^\* (HTTPDNS|RESOLVE|Added|Connected|ALPN: server| +subject:| +issuer:| +subjectAltName| +SSL certificate verify)|^> (GET|Host)|^< HTTP' "$trace"
+echo "$body"
 echo
 echo "The connection went to $LAB_IP (from DoH), yet SNI, Host and the certificate check all used a.test."
 echo "The naive way (IP in the URL plus a Host header) fails verification:"
 echo "\$ curl --cacert \$LAB_CA -H 'Host: a.test' https://$LAB_IP:$LAB_HTTPS_PORT/"
-curl -sS --cacert "$LAB_CA" -H 'Host: a.test' "https://$LAB_IP:$LAB_HTTPS_PORT/" || echo "(exit $?)"
+status=0
+curl -sS --cacert "$LAB_CA" -H 'Host: a.test' "https://$LAB_IP:$LAB_HTTPS_PORT/" 2>"$trace" || status=$?
+head -n 1 "$trace"
+echo "(exit $status)"

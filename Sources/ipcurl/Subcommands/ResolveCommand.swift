@@ -46,7 +46,7 @@ struct ResolveCommand: ParsableCommand {
             let result = Result { () throws(CurlError) in try policy.resolve(host: host, port: port) }
             switch result {
             case .success(let resolution):
-                if verbose { OutputStream.standardError.write(DecisionLog.lines(for: resolution, host: host)) }
+                if verbose { OutputStream.standardError.write(DecisionLog.answer(resolution, host: host)) }
             case .failure(let error):
                 OutputStream.standardError.write("ipcurl: \(error)\n")
             }

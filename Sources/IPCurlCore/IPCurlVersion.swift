@@ -1,0 +1,5 @@
+/// ipcurl's version, shown by `--version` and in the User-Agent.
+public enum IPCurlVersion {
+    /// Semantic version of this build.
+    public static let number = "0.1.0"
+}
