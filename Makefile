@@ -3,7 +3,7 @@ SHELL := /bin/bash
 PREFIX   ?= /usr/local
 SWIFT    ?= swift
 LAB      := Tests/Lab/lab.sh
-PACKAGES := libcurl4-openssl-dev libssl-dev nginx-light unbound openssl curl
+PACKAGES := libcurl4-openssl-dev libssl-dev nginx-light unbound openssl curl python3
 RELEASE  := -c release --static-swift-stdlib
 # swift test must run real tests: fewer than this many counts as a failure ("no tests ran" can't pass).
 MIN_TESTS ?= 100

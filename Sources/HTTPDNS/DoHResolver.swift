@@ -33,7 +33,9 @@ public struct DoHResolver: Resolver {
         var failures: [String] = []
         for server in servers {
             switch try ask(server, about: host) {
-            case .answer(let answer): return answer
+            case .answer(let answer):
+                return ResolverAnswer(host: host, addresses: answer.addresses, ttl: answer.ttl, source: answer.source,
+                                      skipped: failures)
             case .negative(let reason): throw CurlError.couldntResolveHost.with(message: "Could not resolve host: \(host) (\(reason))")
             case .serverFailed(let reason): failures.append(reason)
             }

@@ -32,12 +32,15 @@ public struct ResolverAnswer: Sendable, Equatable {
     public let ttl: UInt32
     /// The provider that answered.
     public let source: AnswerSource
+    /// Servers tried before `source` and why each was skipped (one line each, no secrets), for `-v`.
+    public let skipped: [String]
 
     /// Creates an answer; callers guarantee `addresses` is non-empty.
-    public init(host: String, addresses: [IPAddress], ttl: UInt32, source: AnswerSource) {
+    public init(host: String, addresses: [IPAddress], ttl: UInt32, source: AnswerSource, skipped: [String] = []) {
         self.host = host
         self.addresses = addresses
         self.ttl = ttl
         self.source = source
+        self.skipped = skipped
     }
 }

@@ -11,6 +11,7 @@ struct IPCurl: ParsableCommand {
         abstract: "HTTPS IP-direct client: resolve via HTTPDNS/DoH, connect to the IP, keep SNI, Host and verification on the name.",
         discussion: """
             Without --doh or --resolve, ipcurl asks \(DoHResolver.defaultServers.joined(separator: " then ")) (reached by IP).
+            Request options (curl's names): ipcurl help fetch. Resolve entries for curl: ipcurl help resolve.
             Exit codes are curl's: 2 usage, 3 bad URL, 6 cannot resolve, 7 cannot connect, 28 timeout, \
             35 TLS, 60 certificate not verified, 77 CA file problem.
             """,

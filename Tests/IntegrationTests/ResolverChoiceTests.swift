@@ -27,9 +27,10 @@ import Testing
     }
 
     @Test func unreachableDoHServerFailsOverToTheNext() throws {
-        let result = try ipcurl(["--doh", "https://127.0.0.1:9/dns-query", "--doh", lab.dohURL, "--cacert", lab.ca, "-v",
+        let result = try ipcurl(["--doh", "https://127.0.0.1:9/dns-query", "--doh-url", lab.dohURL, "--cacert", lab.ca, "-v",
                                  lab.https("b.test")])
         #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("* HTTPDNS skipped https://127.0.0.1:9/dns-query: Failed to connect"))
         #expect(result.stderr.contains("(doh \(lab.dohURL), ttl 300)"))
     }
 
