@@ -34,7 +34,6 @@ static inline const curl_version_info_data *ccurl_version_info(void) { return cu
 // Values Swift cannot import from macros.
 static const size_t ccurl_error_size = CURL_ERROR_SIZE;
 static const size_t ccurl_readfunc_abort = CURL_READFUNC_ABORT;
-static const size_t ccurl_writefunc_error = 0xFFFFFFFF; // any value != size aborts; kept explicit
 static const long ccurl_global_all = CURL_GLOBAL_ALL;
 
 #endif

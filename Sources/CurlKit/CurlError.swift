@@ -71,10 +71,6 @@ public struct CurlError: Error, Sendable, Equatable, CustomStringConvertible {
     public static let sslConnectError = curl(CURLE_SSL_CONNECT_ERROR)
     /// Exit 42: aborted by a callback.
     public static let abortedByCallback = curl(CURLE_ABORTED_BY_CALLBACK)
-    /// Exit 43: internal error (bad function argument).
-    public static let badFunctionArgument = curl(CURLE_BAD_FUNCTION_ARGUMENT)
-    /// Exit 48: an option is unknown to the linked libcurl.
-    public static let unknownOption = curl(CURLE_UNKNOWN_OPTION)
     /// Exit 60: the peer certificate could not be verified.
     public static let peerFailedVerification = curl(CURLE_PEER_FAILED_VERIFICATION)
     /// Exit 77: problem with the CA certificate file.

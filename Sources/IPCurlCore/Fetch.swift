@@ -19,7 +19,7 @@ public enum Fetch {
     static let resolverTimeoutMS = 10_000
 
     /// Performs `request`, streaming the body to its output; never throws, the outcome carries the error.
-    public static func run(_ request: FetchRequest, log: OutputStream = .standardError) -> FetchOutcome {
+    public static func run(_ request: FetchRequest, log: DescriptorWriter = .standardError) -> FetchOutcome {
         let clock = ContinuousClock()
         let start = clock.now
         var handle: EasyHandle?
@@ -42,7 +42,7 @@ public enum Fetch {
     }
 
     private static func prepare(
-        _ request: FetchRequest, output: OutputTarget, log: OutputStream, elapsedMS: () -> Int
+        _ request: FetchRequest, output: OutputTarget, log: DescriptorWriter, elapsedMS: () -> Int
     ) throws(CurlError) -> EasyHandle {
         let url = try CurlURL(request.url)
         guard url.scheme == "https" || url.scheme == "http" else {

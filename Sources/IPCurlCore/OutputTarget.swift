@@ -10,7 +10,7 @@ import CurlKit
 /// - SeeAlso: curl's `-o/--output`.
 final class OutputTarget {
     private let path: String?
-    private var stream: OutputStream?
+    private var stream: DescriptorWriter?
     private var descriptor: Int32 = -1
     private(set) var failure: CurlError?
 
@@ -36,7 +36,7 @@ final class OutputTarget {
         if openIfNeeded() == nil, let failure { throw failure }
     }
 
-    private func openIfNeeded() -> OutputStream? {
+    private func openIfNeeded() -> DescriptorWriter? {
         if let stream { return stream }
         guard let path, failure == nil else { return nil }
         descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
@@ -44,7 +44,7 @@ final class OutputTarget {
             failure = CurlError.writeError.with(message: "Failed to open the file \(path): \(String(cString: strerror(errno)))")
             return nil
         }
-        stream = OutputStream(descriptor: descriptor)
+        stream = DescriptorWriter(descriptor: descriptor)
         return stream
     }
 }

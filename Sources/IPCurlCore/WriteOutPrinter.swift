@@ -4,10 +4,10 @@ public enum WriteOutPrinter {
     public static func print(_ format: String, report: TransferReport) {
         let rendered = WriteOut(format, report: report)
         for name in rendered.unknownVariables {
-            OutputStream.standardError.write("ipcurl: unknown --write-out variable: '\(name)'\n")
+            DescriptorWriter.standardError.write("ipcurl: unknown --write-out variable: '\(name)'\n")
         }
         for segment in rendered.segments {
-            (segment.toStandardError ? OutputStream.standardError : .standardOutput).write(segment.text)
+            (segment.toStandardError ? DescriptorWriter.standardError : .standardOutput).write(segment.text)
         }
     }
 }

@@ -31,11 +31,11 @@ struct IPCurl: ParsableCommand {
             code = exit.rawValue
         } catch {
             if exitCode(for: error) == .success {
-                OutputStream.standardOutput.write(fullMessage(for: error) + "\n")
+                DescriptorWriter.standardOutput.write(fullMessage(for: error) + "\n")
                 code = 0
             } else {
                 let text = message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")
-                OutputStream.standardError.write("ipcurl: \(text) (see 'ipcurl --help')\n")
+                DescriptorWriter.standardError.write("ipcurl: \(text) (see 'ipcurl --help')\n")
                 code = 2
             }
         }

@@ -20,11 +20,11 @@ struct FetchCommand: ParsableCommand {
         do {
             request = try makeRequest()
         } catch {
-            report(error, writeOut: nil)
+            report(error)
             throw ExitCode(error.exitCode)
         }
         let outcome = Fetch.run(request)
-        if let error = outcome.error { report(error, writeOut: nil) }
+        if let error = outcome.error { report(error) }
         if let format = request.writeOut { WriteOutPrinter.print(format, report: outcome.report) }
         if let error = outcome.error { throw ExitCode(error.exitCode) }
     }
@@ -46,7 +46,7 @@ struct FetchCommand: ParsableCommand {
         return request
     }
 
-    private func report(_ error: CurlError, writeOut: String?) {
-        if transfer.showsErrors { OutputStream.standardError.write("ipcurl: \(error)\n") }
+    private func report(_ error: CurlError) {
+        if transfer.showsErrors { DescriptorWriter.standardError.write("ipcurl: \(error)\n") }
     }
 }

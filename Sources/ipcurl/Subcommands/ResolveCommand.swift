@@ -38,7 +38,7 @@ struct ResolveCommand: ParsableCommand {
         do {
             policy = try resolver.settings().policy(transport: resolver.transport())
         } catch let error as CurlError {
-            OutputStream.standardError.write("ipcurl: \(error)\n")
+            DescriptorWriter.standardError.write("ipcurl: \(error)\n")
             throw ExitCode(error.exitCode)
         }
         var items: [ResolveListing.Item] = []
@@ -46,13 +46,13 @@ struct ResolveCommand: ParsableCommand {
             let result = Result { () throws(CurlError) in try policy.resolve(host: host, port: port) }
             switch result {
             case .success(let resolution):
-                if verbose { OutputStream.standardError.write(DecisionLog.answer(resolution, host: host)) }
+                if verbose { DescriptorWriter.standardError.write(DecisionLog.answer(resolution, host: host)) }
             case .failure(let error):
-                OutputStream.standardError.write("ipcurl: \(error)\n")
+                DescriptorWriter.standardError.write("ipcurl: \(error)\n")
             }
             items.append(ResolveListing.Item(host: host, result: result))
         }
-        OutputStream.standardOutput.write(ResolveListing.render(items, port: port, format: format))
+        DescriptorWriter.standardOutput.write(ResolveListing.render(items, port: port, format: format))
         let failures = items.compactMap { item -> CurlError? in
             if case .failure(let error) = item.result { return error } else { return nil }
         }

@@ -6,11 +6,11 @@ import Darwin
 
 /// An unbuffered file descriptor writer: stdout, stderr or an output file. Writes go straight to `write(2)`,
 /// so body bytes, headers and `-w` text leave in the order they were produced.
-public final class OutputStream {
+public final class DescriptorWriter {
     /// Standard output.
-    public static let standardOutput = OutputStream(descriptor: 1)
+    public static let standardOutput = DescriptorWriter(descriptor: 1)
     /// Standard error.
-    public static let standardError = OutputStream(descriptor: 2)
+    public static let standardError = DescriptorWriter(descriptor: 2)
 
     private let descriptor: Int32
 
@@ -40,4 +40,4 @@ public final class OutputStream {
     }
 }
 
-extension OutputStream: @unchecked Sendable {}  // immutable descriptor; write(2) is thread-safe
+extension DescriptorWriter: @unchecked Sendable {}  // immutable descriptor; write(2) is thread-safe
