@@ -77,6 +77,11 @@ import Testing
         let saved = try ipcurl(lab.resolverArguments + ["-o", file, lab.https("b.test")])
         #expect(saved.status == 0 && saved.stdout.isEmpty)
         #expect(try String(contentsOfFile: file, encoding: .utf8).hasPrefix("vhost=b.test"))
+
+        // A transfer that fails before the first byte (bad certificate) leaves the existing file alone.
+        let failed = try ipcurl(lab.resolverArguments + ["-o", file, lab.https("nocert.test")])
+        #expect(failed.status == 60)
+        #expect(try String(contentsOfFile: file, encoding: .utf8).hasPrefix("vhost=b.test"))
     }
 
     @Test func plainHTTPIsResolvedThroughHTTPDNSToo() throws {

@@ -41,6 +41,21 @@ import Testing
         #expect(result.stderr.contains("127.0.0.1:9") && result.stderr.contains("127.0.0.1:7"))
     }
 
+    @Test func dohAnswerThatIsNotA200IsRejected() throws {
+        let wrongPath = lab.dohURL.replacingOccurrences(of: "/dns-query", with: "/no-such-endpoint")
+        let result = try ipcurl(["--doh", wrongPath, "--cacert", lab.ca, lab.https("a.test")])
+        #expect(result.status == 6)
+        #expect(result.stderr.contains("HTTP 404"), "\(result.stderr)")
+    }
+
+    @Test func dohAnswerWithTheWrongContentTypeIsRejected() throws {
+        // nginx's default vhost answers 200 text/plain: not a DNS message, whatever the status says.
+        let result = try ipcurl(["-k", "--doh", "https://\(lab.ip):\(lab.httpsPort)/dns-query", lab.https("a.test")])
+        #expect(result.status == 6)
+        #expect(result.stderr.contains("content type text/plain, not application/dns-message"), "\(result.stderr)")
+        #expect(result.stdoutBytes.isEmpty)
+    }
+
     @Test func dohServerCertificateIsVerifiedUnlessInsecure() throws {
         // Without the lab CA the DoH server's certificate is untrusted: resolution fails, nothing is sent.
         let strict = try ipcurl(["--doh", lab.dohURL, lab.https("a.test")])
