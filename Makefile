@@ -14,7 +14,7 @@ MIN_TESTS ?= 100
 setup:
 	@missing=""; for p in $(PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; done; \
-	if [ -z "$$missing" ]; then echo "setup: already installed:$(foreach p,$(PACKAGES), $(p))"; exit 0; fi; \
+	if [ -z "$$missing" ]; then echo "setup: already installed: $(PACKAGES)"; exit 0; fi; \
 	if [ "$$(id -u)" = 0 ]; then sudo=""; \
 	elif command -v sudo >/dev/null 2>&1; then sudo=sudo; \
 	else echo "make setup: needs root or sudo to apt-get install:$$missing" >&2; exit 1; fi; \
