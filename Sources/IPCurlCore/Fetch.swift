@@ -26,11 +26,12 @@ public enum Fetch {
         let output = OutputTarget(path: request.outputPath)
         var failure: CurlError?
         do throws(CurlError) {
-            handle = try prepare(request, output: output, log: log, elapsedMS: {
+            let prepared = try prepare(request, output: output, log: log, elapsedMS: {
                 let elapsed = clock.now - start
                 return Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
             })
-            do throws(CurlError) { try handle!.perform() } catch { throw output.failure ?? error }
+            handle = prepared
+            do throws(CurlError) { try prepared.perform() } catch { throw output.failure ?? error }
             try output.finish()
         } catch {
             failure = error
