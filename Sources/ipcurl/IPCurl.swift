@@ -15,16 +15,23 @@ struct IPCurl: ParsableCommand {
             Exit codes are curl's: 2 usage, 3 bad URL, 6 cannot resolve, 7 cannot connect, 28 timeout, \
             35 TLS, 60 certificate not verified, 77 CA file problem.
             """,
-        version: "ipcurl \(IPCurlVersion.number) (\(CurlRuntime.versionLine))",
+        // Shown in help; `main` answers --version itself so libcurl's version line (about 5 M instructions:
+        // it asks OpenSSL, nghttp2, libidn2...) is only built when asked for.
+        version: "ipcurl \(IPCurlVersion.number)",
         subcommands: [FetchCommand.self, ResolveCommand.self],
         defaultSubcommand: FetchCommand.self
     )
 
     /// Parses and runs, mapping every failure to curl's exit codes: usage errors are one line and exit 2.
     static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.prefix(while: { $0 != "--" }).contains(where: { $0 == "--version" || $0 == "-V" }) {
+            DescriptorWriter.standardOutput.write("ipcurl \(IPCurlVersion.number) (\(CurlRuntime.versionLine))\n")
+            exitProcess(0)
+        }
         let code: Int32
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
             try command.run()
             code = 0
         } catch let exit as ExitCode {

@@ -33,9 +33,12 @@ import Testing
     }
 
     @Test func versionNamesIpcurlAndLibcurl() throws {
-        let result = try ipcurl(["--version"])
-        #expect(result.status == 0)
-        #expect(result.stdout.hasPrefix("ipcurl ") && result.stdout.contains("libcurl/"))
+        for arguments in [["--version"], ["-V"], ["-s", "--version", "https://a.test/"], ["resolve", "--version"]] {
+            let result = try ipcurl(arguments)
+            #expect(result.status == 0)
+            #expect(result.stdout.hasPrefix("ipcurl ") && result.stdout.contains("libcurl/7."), "\(arguments)")
+        }
+        #expect(try ipcurl(["--", "--version"]).status != 0)  // after "--" it is a URL, not the flag
     }
 
     @Test func unsupportedSchemeExits1() throws {
