@@ -6,12 +6,20 @@ public enum CurlRuntime {
     /// Swift runs a global's initialiser once, thread-safely; touching it runs `curl_global_init`.
     private static let initialised: CURLcode = curl_global_init(ccurl_global_all)
 
-    /// Runs `curl_global_init` if it has not run yet. Every handle calls this before `curl_easy_init`.
-    public static func ensureInitialised() {
-        precondition(initialised == CURLE_OK, "curl_global_init failed")
+    /// Whether the linked libcurl is new enough, checked once.
+    private static let usable: Result<Void, CurlError> = Result { () throws(CurlError) in
+        try require(minimumVersion, for: "ipcurl")
     }
 
-    /// The oldest libcurl ipcurl runs on: 7.85.0, for `CURLOPT_PROTOCOLS_STR` (Debian 12 ships 7.88.1).
+    /// Runs `curl_global_init` once and fails with exit 4 if libcurl is older than ``minimumVersion``.
+    /// Every easy and multi handle calls this first.
+    public static func ensureUsable() throws(CurlError) {
+        precondition(initialised == CURLE_OK, "curl_global_init failed")
+        try usable.get()
+    }
+
+    /// The oldest libcurl ipcurl runs on: 7.85.0, for `CURLOPT_PROTOCOLS_STR` (and so `curl_multi_poll`, 7.66);
+    /// Debian 12 ships 7.88.1.
     public static let minimumVersion: UInt32 = 0x075500
 
     /// libcurl's version as `0xXXYYZZ`, e.g. `0x075801` for 7.88.1.

@@ -27,8 +27,7 @@ public final class EasyHandle {
 
     /// Creates a handle with streaming callbacks and an error buffer installed; nothing goes to stdout by default.
     public init() throws(CurlError) {
-        CurlRuntime.ensureInitialised()
-        try CurlRuntime.require(CurlRuntime.minimumVersion, for: "ipcurl")
+        try CurlRuntime.ensureUsable()
         guard let handle = curl_easy_init() else { throw CurlError.outOfMemory.with(message: "curl_easy_init failed") }
         raw = handle
         errorBuffer = .allocate(capacity: ccurl_error_size)

@@ -2,17 +2,16 @@ import CCurl
 
 /// A libcurl multi handle: runs several easy handles at once on the calling thread (the A and AAAA DoH
 /// queries) and keeps its connection cache between runs, so later queries to the same server reuse the
-/// TLS connection. Easy handles that set ``EasyHandle/waitForMultiplexing()`` share one HTTP/2 connection.
+/// TLS connection. Easy handles that set `CURLOPT_PIPEWAIT` share one HTTP/2 connection.
 ///
 /// Not `Sendable`: like an easy handle, a multi handle belongs to one thread at a time.
 /// - SeeAlso: `curl_multi_perform`, `curl_multi_poll`, `curl_multi_info_read`, `CURLOPT_PIPEWAIT`.
 public final class MultiHandle {
     private let raw: UnsafeMutableRawPointer
 
-    /// Creates an empty multi handle (needs libcurl 7.66 for `curl_multi_poll`).
+    /// Creates an empty multi handle.
     public init() throws(CurlError) {
-        CurlRuntime.ensureInitialised()
-        try CurlRuntime.require(0x074200, for: "curl_multi_poll")
+        try CurlRuntime.ensureUsable()
         guard let multi = curl_multi_init() else { throw CurlError.outOfMemory.with(message: "curl_multi_init failed") }
         raw = multi
     }

@@ -33,9 +33,8 @@ public struct DoHResolver: Resolver {
         var failures: [String] = []
         for server in servers {
             switch try ask(server, about: host) {
-            case .answer(let answer):
-                return ResolverAnswer(host: host, addresses: answer.addresses, ttl: answer.ttl, source: answer.source,
-                                      skipped: failures)
+            case .answer(let addresses, let ttl, let label):
+                return ResolverAnswer(host: host, addresses: addresses, ttl: ttl, source: .doh(server: label), skipped: failures)
             case .negative(let reason): throw CurlError.couldntResolveHost.with(message: "Could not resolve host: \(host) (\(reason))")
             case .serverFailed(let reason): failures.append(reason)
             }
@@ -45,7 +44,7 @@ public struct DoHResolver: Resolver {
     }
 
     private enum Outcome {
-        case answer(ResolverAnswer)
+        case answer([IPAddress], ttl: UInt32, server: String)
         case negative(String)
         case serverFailed(String)
     }
@@ -87,7 +86,7 @@ public struct DoHResolver: Resolver {
         guard !addresses.isEmpty else {
             return .negative(negatives.first ?? "\(label): no A or AAAA records")
         }
-        return .answer(ResolverAnswer(host: host, addresses: addresses, ttl: ttl, source: .doh(server: label)))
+        return .answer(addresses, ttl: ttl, server: label)
     }
 
     private func makeHandle(_ server: String, query: DoHQuery) throws(CurlError) -> EasyHandle {
