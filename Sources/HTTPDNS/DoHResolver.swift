@@ -29,18 +29,17 @@ public struct DoHResolver: Resolver {
         multi = try MultiHandle()
     }
 
-    public func resolve(_ host: String) throws(CurlError) -> ResolverAnswer {
+    public func resolve(_ host: String, port: Int) throws(CurlError) -> ResolverAnswer {
         var failures: [String] = []
         for server in servers {
             switch try ask(server, about: host) {
             case .answer(let addresses, let ttl, let label):
                 return ResolverAnswer(host: host, addresses: addresses, ttl: ttl, source: .doh(server: label), skipped: failures)
-            case .negative(let reason): throw CurlError.couldntResolveHost.with(message: "Could not resolve host: \(host) (\(reason))")
+            case .negative(let reason): throw ResolverFailure.couldNotResolve(host, reason)
             case .serverFailed(let reason): failures.append(reason)
             }
         }
-        throw CurlError.couldntResolveHost.with(
-            message: "Could not resolve host: \(host) (\(failures.joined(separator: "; ")))")
+        throw ResolverFailure.couldNotResolve(host, failures.joined(separator: "; "))
     }
 
     private enum Outcome {

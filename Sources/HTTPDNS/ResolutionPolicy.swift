@@ -39,9 +39,9 @@ public struct ResolutionPolicy {
                 message: "Could not resolve host: \(ResolveEntry.quoted(host)) is not a plain DNS name")
         }
         if let fixed = pinned.resolution(host: name, port: port) { return fixed }
-        let answer = try resolver.resolve(name)
+        let answer = try resolver.resolve(name, port: port)
         guard let entry = ResolveEntry(answer, port: port) else {
-            throw CurlError.couldntResolveHost.with(message: "Could not resolve host: \(name) (no usable address)")
+            throw ResolverFailure.couldNotResolve(name, "no usable address")
         }
         return Resolution(entry: entry, answer: answer)
     }

@@ -2,13 +2,25 @@
 public enum AnswerSource: Sendable, Equatable, CustomStringConvertible {
     /// An RFC 8484 DNS-over-HTTPS server, named by its URL with any query string removed.
     case doh(server: String)
+    /// A JSON DNS-over-HTTPS server (Google `/resolve`, Cloudflare `application/dns-json`).
+    case dohJSON(server: String)
+    /// Alibaba Cloud HTTPDNS, named by the server's scheme, host and port only (never the query).
+    case aliyun(server: String)
+    /// Tencent DNSPod HTTPDNS, named by the server's scheme, host and port only (never the query).
+    case dnspod(server: String)
+    /// A `--resolver-cmd` program, named by its first word.
+    case command(String)
     /// A `--resolve HOST:PORT:ADDR` entry from the command line.
     case staticEntry
 
-    /// The short name: `doh` or `static`.
+    /// The short name `%{dns_source}` will print: `doh`, `doh-json`, `aliyun`, `dnspod`, `command` or `static`.
     public var name: String {
         switch self {
         case .doh: "doh"
+        case .dohJSON: "doh-json"
+        case .aliyun: "aliyun"
+        case .dnspod: "dnspod"
+        case .command: "command"
         case .staticEntry: "static"
         }
     }
@@ -16,7 +28,8 @@ public enum AnswerSource: Sendable, Equatable, CustomStringConvertible {
     /// The name plus the server, e.g. `doh https://1.1.1.1/dns-query`.
     public var description: String {
         switch self {
-        case .doh(let server): "doh \(server)"
+        case .doh(let server), .dohJSON(let server), .aliyun(let server), .dnspod(let server): "\(name) \(server)"
+        case .command(let program): "command \(program)"
         case .staticEntry: "static --resolve"
         }
     }
@@ -24,23 +37,41 @@ public enum AnswerSource: Sendable, Equatable, CustomStringConvertible {
 
 /// A resolver's typed answer for one host: validated addresses, how long they may be used, and who said so.
 public struct ResolverAnswer: Sendable, Equatable {
+    /// The longest TTL any provider may claim (one day); longer or negative values are clamped.
+    public static let maximumTTL: UInt32 = 86_400
+
     /// The host asked about, lowercased, without a trailing dot.
     public let host: String
     /// Addresses in the order they should be tried; never empty.
     public let addresses: [IPAddress]
-    /// Seconds the answer may be cached.
+    /// Seconds the answer may be cached, already clamped to `0...maximumTTL`.
     public let ttl: UInt32
+    /// The authoritative TTL when the provider reports it separately (Alibaba's `origin_ttl`), clamped the same way.
+    public let originTTL: UInt32?
     /// The provider that answered.
     public let source: AnswerSource
     /// Servers tried before `source` and why each was skipped (one line each, no secrets), for `-v`.
     public let skipped: [String]
 
     /// Creates an answer; callers guarantee `addresses` is non-empty.
-    public init(host: String, addresses: [IPAddress], ttl: UInt32, source: AnswerSource, skipped: [String] = []) {
+    public init(host: String, addresses: [IPAddress], ttl: UInt32, originTTL: UInt32? = nil,
+                source: AnswerSource, skipped: [String] = []) {
         self.host = host
         self.addresses = addresses
-        self.ttl = ttl
+        self.ttl = min(ttl, Self.maximumTTL)
+        self.originTTL = originTTL.map { min($0, Self.maximumTTL) }
         self.source = source
         self.skipped = skipped
+    }
+
+    /// The same answer with `servers` recorded as skipped before it.
+    public func skipping(_ servers: [String]) -> ResolverAnswer {
+        ResolverAnswer(host: host, addresses: addresses, ttl: ttl, originTTL: originTTL, source: source,
+                       skipped: servers + skipped)
+    }
+
+    /// A provider's TTL number made sane: negative becomes 0, more than ``maximumTTL`` becomes ``maximumTTL``.
+    public static func clampedTTL(_ seconds: Int64) -> UInt32 {
+        UInt32(min(max(seconds, 0), Int64(maximumTTL)))
     }
 }

@@ -74,7 +74,7 @@ import Testing
         var calls: [String] = []
         let table: [String: [String]]
         init(_ table: [String: [String]]) { self.table = table }
-        func resolve(_ host: String) throws(CurlError) -> ResolverAnswer {
+        func resolve(_ host: String, port: Int) throws(CurlError) -> ResolverAnswer {
             calls.append(host)
             guard let texts = table[host] else { throw CurlError.couldntResolveHost.with(message: "no \(host)") }
             return ResolverAnswer(host: host, addresses: texts.compactMap { IPAddress($0) }, ttl: 30, source: .doh(server: "t"))
