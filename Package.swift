@@ -17,8 +17,13 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .target(name: "CurlKit", dependencies: ["CCurl"]),
-        .target(name: "HTTPDNS", dependencies: ["CurlKit"]),
+        .target(name: "HTTPDNS", dependencies: ["CCrypto", "CurlKit"]),
         .target(name: "IPCurlCore", dependencies: ["HTTPDNS", "CurlKit"]),
         .executableTarget(
             name: "ipcurl",

@@ -11,6 +11,10 @@ public struct CurlURL: Sendable, Equatable {
     public let host: String
     /// The explicit port or the scheme's default.
     public let port: Int
+    /// The path, `/` at least.
+    public let path: String
+    /// Whether the URL has a query string or a fragment.
+    public let hasQueryOrFragment: Bool
     /// Whether the URL holds a user name or password.
     public let hasCredentials: Bool
     /// `scheme://host:port/path`, with user info, query and fragment removed: safe for logs and `-v`.
@@ -42,6 +46,8 @@ public struct CurlURL: Sendable, Equatable {
         port = part(CURLUPART_PORT, CURLU_DEFAULT_PORT).flatMap { Int($0) } ?? 0
         hasCredentials = part(CURLUPART_USER) != nil || part(CURLUPART_PASSWORD) != nil
         let hostPart = host.hasPrefix("[") || !host.contains(":") ? host : "[\(host)]"
-        redacted = "\(self.scheme)://\(hostPart):\(port)\(part(CURLUPART_PATH) ?? "/")"
+        path = part(CURLUPART_PATH) ?? "/"
+        hasQueryOrFragment = part(CURLUPART_QUERY) != nil || part(CURLUPART_FRAGMENT) != nil
+        redacted = "\(self.scheme)://\(hostPart):\(port)\(path)"
     }
 }

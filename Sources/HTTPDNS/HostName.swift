@@ -1,15 +1,15 @@
 /// Validation for host names that go into DNS questions and `CURLOPT_RESOLVE` entries.
 public enum HostName {
     /// Lowercases `host`, drops one trailing dot, and checks it is a plain DNS name: labels of 1–63 characters
-    /// from `[a-z0-9-_]`, 253 characters at most. Returns `nil` for anything else (IP literals, `:`, `,`,
+    /// from `[a-z0-9-_]` that neither start nor end with `-`, 253 characters at most. Returns `nil` for anything else (IP literals, `:`, `,`,
     /// whitespace, non-ASCII), so a host can never split or inject a resolve entry.
     public static func normalized(_ host: String) -> String? {
         var name = host.lowercased()
         if name.hasSuffix(".") { name.removeLast() }
         guard !name.isEmpty, name.utf8.count <= 253 else { return nil }
         for label in name.split(separator: ".", omittingEmptySubsequences: false) {
-            guard (1...63).contains(label.utf8.count),
-                  label.utf8.allSatisfy({ isLabelByte($0) }) else { return nil }
+            guard (1...63).contains(label.utf8.count), label.utf8.allSatisfy({ isLabelByte($0) }),
+                  label.utf8.first != UInt8(ascii: "-"), label.utf8.last != UInt8(ascii: "-") else { return nil }
         }
         return name
     }

@@ -33,16 +33,37 @@ public struct ResolutionPolicy {
 
     /// Resolves `host` for a connection to `port`. Throws exit 6 for a host that is not a plain DNS name.
     public func resolve(host: String, port: Int) throws(CurlError) -> Resolution {
-        if IPAddress(host) != nil { return Resolution(entry: nil, answer: nil) }
-        guard let name = HostName.normalized(host) else {
-            throw CurlError.couldntResolveHost.with(
-                message: "Could not resolve host: \(ResolveEntry.quoted(host)) is not a plain DNS name")
+        try resolve(hosts: [host], port: port)[0].get()
+    }
+
+    /// Resolves several hosts for `port`, in order, letting the provider batch the ones that need asking.
+    public func resolve(hosts: [String], port: Int) -> [Result<Resolution, CurlError>] {
+        var results: [Result<Resolution, CurlError>?] = []
+        var pending: [(index: Int, name: String)] = []
+        for host in hosts {
+            if IPAddress(host) != nil {
+                results.append(.success(Resolution(entry: nil, answer: nil)))
+            } else if let name = HostName.normalized(host) {
+                if let fixed = pinned.resolution(host: name, port: port) {
+                    results.append(.success(fixed))
+                } else {
+                    pending.append((results.count, name))
+                    results.append(nil)
+                }
+            } else {
+                results.append(.failure(CurlError.couldntResolveHost.with(
+                    message: "Could not resolve host: \(ResolveEntry.quoted(host)) is not a plain DNS name")))
+            }
         }
-        if let fixed = pinned.resolution(host: name, port: port) { return fixed }
-        let answer = try resolver.resolve(name, port: port)
-        guard let entry = ResolveEntry(answer, port: port) else {
-            throw ResolverFailure.couldNotResolve(name, "no usable address")
+        let answers = pending.isEmpty ? [] : resolver.resolve(hosts: pending.map(\.name), port: port)
+        for (slot, answer) in zip(pending, answers) {
+            results[slot.index] = answer.flatMap { answer in
+                guard let entry = ResolveEntry(answer, port: port) else {
+                    return .failure(ResolverFailure.couldNotResolve(slot.name, "no usable address"))
+                }
+                return .success(Resolution(entry: entry, answer: answer))
+            }
         }
-        return Resolution(entry: entry, answer: answer)
+        return results.map { $0 ?? .failure(ResolverFailure.couldNotResolve("?", "the resolver gave no answer")) }
     }
 }

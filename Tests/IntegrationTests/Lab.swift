@@ -9,6 +9,8 @@ struct Lab: Sendable {
     let httpsPort: Int
     let httpPort: Int
     let dohURL: String
+    /// Every lab.env value, for the HTTPDNS fixture's keys.
+    let values: [String: String]
 
     static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().path
@@ -30,7 +32,13 @@ struct Lab: Sendable {
         }
         return Lab(ca: try value("LAB_CA"), ip: try value("LAB_IP"), wrongIP: try value("LAB_WRONG_IP"),
                    httpsPort: Int(try value("LAB_HTTPS_PORT")) ?? 0, httpPort: Int(try value("LAB_HTTP_PORT")) ?? 0,
-                   dohURL: try value("LAB_DOH_URL"))
+                   dohURL: try value("LAB_DOH_URL"), values: values)
+    }
+
+    /// A lab.env value, or a test failure naming the missing key.
+    func value(_ key: String) throws -> String {
+        guard let value = values[key] else { throw LabError("lab.env lacks \(key): restart the lab (make lab-down lab-up)") }
+        return value
     }
 
     /// `https://NAME:PORT/PATH` on the lab's HTTPS listener.

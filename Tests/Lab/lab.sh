@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# ipcurl real-server test lab: nginx (HTTPS vhosts + plain HTTP) and unbound
-# (DNS-over-HTTPS) on loopback addresses only, all state in one directory.
+# ipcurl real-server test lab: nginx (HTTPS vhosts + plain HTTP), unbound
+# (DNS-over-HTTPS) and httpdns_fixture.py (fake vendor HTTPDNS APIs) on
+# loopback addresses only, all state in one directory.
 #
 #   lab.sh up       start (idempotent), write $STATE/lab.env
 #   lab.sh down     stop (idempotent), remove pid files and lab.env
-#   lab.sh status   exit 0 if nginx and unbound are both running
+#   lab.sh status   exit 0 if nginx, unbound and the fixture are all running
 #   lab.sh env      print the path of lab.env (fails if the lab is not up)
 #
 # State dir: ${IPCURL_LAB_DIR:-<repo root>/.lab}
-# Port overrides: LAB_HTTPS_PORT, LAB_HTTP_PORT, LAB_DOH_PORT (else picked free).
+# Port overrides (else picked free): LAB_HTTPS_PORT, LAB_HTTP_PORT, LAB_DOH_PORT,
+#   LAB_HTTPDNS_HTTP_PORT, LAB_HTTPDNS_ALIYUN_TLS_PORT, LAB_HTTPDNS_TLS_PORT,
+#   LAB_HTTPDNS_FAIL_PORT.
 set -euo pipefail
 
 LAB_SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -21,6 +24,10 @@ LAB_IP=127.0.0.2        # a.test b.test cname.test; default vhost (nocert.test, 
 LAB_WRONG_IP=127.0.0.3  # serves other.test's certificate only
 LAB_IP6=::1             # a.test cname.test v6.test; default vhost
 DOH_IP=127.0.0.1
+HTTPDNS_IP=127.0.0.5    # httpdns_fixture.py: every listener
+ALIYUN_TLS_NAME=resolvers-cn.httpdns.aliyuncs.com  # the only name in that listener's cert
+SECRETS="$STATE/secrets"
+FIXTURE=httpdns-fixture # pid file name; the process itself is python3
 
 log() { printf 'lab: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -36,19 +43,32 @@ alive() {
     [[ -n $state && $state != Z ]]
 }
 
+# is_ours PID NAME: the process really is NAME (guards against stale pid files
+# and pid reuse). nginx/unbound: /proc/PID/comm is NAME. The fixture runs as
+# python3, so its command line must name the script and this lab's pid file.
+is_ours() {
+    local pid=$1 name=$2 comm cmdline
+    if [[ $name == "$FIXTURE" ]]; then
+        cmdline=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || true)
+        [[ $cmdline == *httpdns_fixture.py* && $cmdline == *"--pidfile $STATE/$FIXTURE.pid"* ]]
+    else
+        comm=$(cat "/proc/$pid/comm" 2>/dev/null || true)
+        [[ $comm == "$name" ]]
+    fi
+}
+
 # pid_of NAME -> prints the pid from $STATE/NAME.pid if that process is alive
-# and really is NAME (guards against stale pid files / pid reuse).
+# and really is NAME.
 pid_of() {
-    local name=$1 pidfile="$STATE/$1.pid" pid comm
+    local name=$1 pidfile="$STATE/$1.pid" pid
     [[ -s $pidfile ]] || return 1
     pid=$(tr -dc '0-9' <"$pidfile")
     [[ -n $pid ]] && alive "$pid" || return 1
-    comm=$(cat "/proc/$pid/comm" 2>/dev/null || true)
-    [[ $comm == "$name" ]] || return 1
+    is_ours "$pid" "$name" || return 1
     printf '%s\n' "$pid"
 }
 
-running() { pid_of nginx >/dev/null && pid_of unbound >/dev/null; }
+running() { pid_of nginx >/dev/null && pid_of unbound >/dev/null && pid_of "$FIXTURE" >/dev/null; }
 
 # stop NAME: TERM, wait up to 5 s, then KILL (the process and its children).
 stop() {
@@ -91,49 +111,80 @@ EOF
     rm -f "$CERTS/$name.csr" "$CERTS/$name.ext"
 }
 
-LEAVES=(a.test b.test cname.test v6.test other.test default.invalid doh)
+# Leaf name -> subjectAltName.
+declare -A LEAVES=(
+    [a.test]="DNS:a.test"
+    [b.test]="DNS:b.test"
+    [cname.test]="DNS:cname.test"
+    [v6.test]="DNS:v6.test"
+    [other.test]="DNS:other.test"
+    [default.invalid]="DNS:default.invalid"
+    [doh]="IP:127.0.0.1, DNS:doh.test"
+    [$ALIYUN_TLS_NAME]="DNS:$ALIYUN_TLS_NAME"
+    [httpdns.test]="IP:$HTTPDNS_IP, DNS:httpdns.test"
+)
 
-certs_ok() {
+# cert_ok NAME: key + cert exist and the cert is valid for at least a day.
+cert_ok() {
+    [[ -s $CERTS/$1.pem && -s $CERTS/$1.key ]] &&
+        openssl x509 -in "$CERTS/$1.pem" -noout -checkend 86400 >/dev/null 2>&1
+}
+
+# A new CA (missing or expiring) re-issues every leaf; otherwise only the
+# leaves that are missing or expiring are (re)issued.
+make_certs() {
     local n
-    for n in ca "${LEAVES[@]}"; do
-        [[ -s $CERTS/$n.pem && -s $CERTS/$n.key ]] || return 1
-    done
-    # Regenerate if anything expires within a day.
-    for n in ca a.test; do
-        openssl x509 -in "$CERTS/$n.pem" -noout -checkend 86400 >/dev/null || return 1
+    if ! cert_ok ca; then
+        log "generating the lab CA and certificates in $CERTS"
+        rm -rf "$CERTS"
+        mkdir -p "$CERTS"
+        openssl req -x509 -new -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+            -keyout "$CERTS/ca.key" -out "$CERTS/ca.pem" -days 30 -sha256 \
+            -subj "/O=ipcurl lab/CN=ipcurl Lab CA" \
+            -addext "basicConstraints=critical,CA:TRUE" \
+            -addext "keyUsage=critical,keyCertSign,cRLSign" \
+            -addext "subjectKeyIdentifier=hash" 2>/dev/null
+    fi
+    for n in "${!LEAVES[@]}"; do
+        cert_ok "$n" || leaf "$n" "${LEAVES[$n]}"
     done
 }
 
-make_certs() {
-    certs_ok && return 0
-    log "generating CA and leaf certificates in $CERTS"
-    rm -rf "$CERTS"
-    mkdir -p "$CERTS"
-    openssl req -x509 -new -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
-        -keyout "$CERTS/ca.key" -out "$CERTS/ca.pem" -days 30 -sha256 \
-        -subj "/O=ipcurl lab/CN=ipcurl Lab CA" \
-        -addext "basicConstraints=critical,CA:TRUE" \
-        -addext "keyUsage=critical,keyCertSign,cRLSign" \
-        -addext "subjectKeyIdentifier=hash" 2>/dev/null
-    leaf a.test          "DNS:a.test"
-    leaf b.test          "DNS:b.test"
-    leaf cname.test      "DNS:cname.test"
-    leaf v6.test         "DNS:v6.test"
-    leaf other.test      "DNS:other.test"
-    leaf default.invalid "DNS:default.invalid"
-    leaf doh             "IP:127.0.0.1, DNS:doh.test"
+# ----------------------------------------------------------------- secrets
+
+# secret FILE PYTHON-EXPR: write a fresh random value (no trailing newline,
+# mode 600) unless FILE already holds one. Kept across down/up.
+secret() {
+    [[ -s $SECRETS/$1 ]] && return 0
+    (umask 077 && python3 -c "import secrets, string; print($2, end='')" >"$SECRETS/$1.tmp")
+    mv "$SECRETS/$1.tmp" "$SECRETS/$1"
+}
+
+make_secrets() {
+    local alnum="''.join(secrets.choice(string.ascii_letters + string.digits) for _ in range(%d))"
+    mkdir -p "$SECRETS"
+    chmod 700 "$SECRETS"
+    # shellcheck disable=SC2059
+    {
+        secret aliyun.secret  "secrets.token_hex(16)"
+        secret dnspod-aes.key "$(printf "$alnum" 16)"
+        secret dnspod-des.key "$(printf "$alnum" 8)"
+        secret dnspod.token   "secrets.randbelow(900000000) + 100000000"
+    }
 }
 
 # ------------------------------------------------------------------- ports
 
-# Prints three distinct TCP ports that are free on every lab address and
-# differ from the ports given as arguments (the env overrides).
+# pick_ports N [TAKEN...]: prints N distinct TCP ports that are free on every
+# lab address and differ from the TAKEN ports (the env overrides).
 pick_ports() {
     python3 - "$@" <<'EOF'
 import socket, sys
-TAKEN = {int(p) for p in sys.argv[1:] if p}
+COUNT = int(sys.argv[1])
+TAKEN = {int(p) for p in sys.argv[2:] if p}
 ADDRS = [(socket.AF_INET, "127.0.0.1"), (socket.AF_INET, "127.0.0.2"),
-         (socket.AF_INET, "127.0.0.3"), (socket.AF_INET6, "::1")]
+         (socket.AF_INET, "127.0.0.3"), (socket.AF_INET, "127.0.0.5"),
+         (socket.AF_INET6, "::1")]
 def free_everywhere(port):
     for fam, addr in ADDRS:
         s = socket.socket(fam, socket.SOCK_STREAM)
@@ -145,7 +196,7 @@ def free_everywhere(port):
             s.close()
     return True
 ports = []
-while len(ports) < 3:
+while len(ports) < COUNT:
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     s.bind(("127.0.0.1", 0))
     port = s.getsockname()[1]
@@ -185,19 +236,48 @@ probe_doh() {
             "https://$DOH_IP:$LAB_DOH_PORT/dns-query" -o /dev/null 2>/dev/null
 }
 
-load_env() {
-    [[ -s $ENV_FILE ]] || return 1
-    LAB_HTTPS_PORT=$(sed -n 's/^LAB_HTTPS_PORT=//p' "$ENV_FILE")
-    LAB_HTTP_PORT=$(sed -n 's/^LAB_HTTP_PORT=//p' "$ENV_FILE")
-    LAB_DOH_PORT=$(sed -n 's/^LAB_DOH_PORT=//p' "$ENV_FILE")
-    [[ -n $LAB_HTTPS_PORT && -n $LAB_HTTP_PORT && -n $LAB_DOH_PORT ]]
+# GET /_stats on every fixture listener (the fail listener answers it too).
+probe_fixture() {
+    local base=(curl -fsS --max-time 2 --cacert "$CERTS/ca.pem" -o /dev/null)
+    "${base[@]}" "http://$HTTPDNS_IP:$LAB_HTTPDNS_HTTP_PORT/_stats" 2>/dev/null &&
+        "${base[@]}" "http://$HTTPDNS_IP:$LAB_HTTPDNS_FAIL_PORT/_stats" 2>/dev/null &&
+        "${base[@]}" "https://$HTTPDNS_IP:$LAB_HTTPDNS_TLS_PORT/_stats" 2>/dev/null &&
+        "${base[@]}" --resolve "$ALIYUN_TLS_NAME:$LAB_HTTPDNS_ALIYUN_TLS_PORT:$HTTPDNS_IP" \
+            "https://$ALIYUN_TLS_NAME:$LAB_HTTPDNS_ALIYUN_TLS_PORT/_stats" 2>/dev/null
 }
 
-healthy() { running && load_env && probe_nginx && probe_doh; }
+PORT_KEYS=(LAB_HTTPS_PORT LAB_HTTP_PORT LAB_DOH_PORT LAB_HTTPDNS_HTTP_PORT
+    LAB_HTTPDNS_ALIYUN_TLS_PORT LAB_HTTPDNS_TLS_PORT LAB_HTTPDNS_FAIL_PORT)
+
+load_env() {
+    local key
+    [[ -s $ENV_FILE ]] || return 1
+    for key in "${PORT_KEYS[@]}"; do
+        printf -v "$key" '%s' "$(sed -n "s/^$key=//p" "$ENV_FILE")"
+        [[ -n ${!key} ]] || return 1
+    done
+}
+
+healthy() { running && load_env && probe_nginx && probe_doh && probe_fixture; }
+
+# start_fixture: runs httpdns_fixture.py in the background (pid in FIXTURE_BG).
+# It binds every listener before it writes its pid file, and leaves our
+# session (setsid); it exits at once if a port is taken.
+start_fixture() {
+    : >"$STATE/httpdns-fixture.log"
+    nohup python3 "$LAB_SRC/httpdns_fixture.py" --ip "$HTTPDNS_IP" \
+        --http-port "$LAB_HTTPDNS_HTTP_PORT" --aliyun-tls-port "$LAB_HTTPDNS_ALIYUN_TLS_PORT" \
+        --tls-port "$LAB_HTTPDNS_TLS_PORT" --fail-port "$LAB_HTTPDNS_FAIL_PORT" \
+        --aliyun-cert "$CERTS/$ALIYUN_TLS_NAME.pem" --aliyun-key "$CERTS/$ALIYUN_TLS_NAME.key" \
+        --cert "$CERTS/httpdns.test.pem" --key "$CERTS/httpdns.test.key" \
+        --secrets "$SECRETS" --pidfile "$STATE/$FIXTURE.pid" \
+        </dev/null >>"$STATE/httpdns-fixture.log" 2>&1 &
+    FIXTURE_BG=$!
+}
 
 tails() {
     local f
-    for f in nginx-error.log unbound.log; do
+    for f in nginx-error.log unbound.log httpdns-fixture.log; do
         [[ -f $STATE/$f ]] || continue
         log "---- tail $STATE/$f"
         tail -n 20 "$STATE/$f" >&2 || true
@@ -209,11 +289,14 @@ tails() {
 cmd_down() {
     stop nginx
     stop unbound
+    stop "$FIXTURE"
     rm -f "$ENV_FILE"
 }
 
 cmd_up() {
-    local want_https=${LAB_HTTPS_PORT:-} want_http=${LAB_HTTP_PORT:-} want_doh=${LAB_DOH_PORT:-}
+    local key picked i=0
+    local -A want=()
+    for key in "${PORT_KEYS[@]}"; do want[$key]=${!key:-}; done
     if healthy; then
         log "already up ($ENV_FILE)"
         return 0
@@ -225,12 +308,13 @@ cmd_up() {
     done
     mkdir -p "$STATE"/tmp/{client_body,proxy,fastcgi,uwsgi,scgi}
     make_certs
+    make_secrets
 
-    local picked
-    read -r -a picked <<<"$(pick_ports "$want_https" "$want_http" "$want_doh")"
-    LAB_HTTPS_PORT=${want_https:-${picked[0]}}
-    LAB_HTTP_PORT=${want_http:-${picked[1]}}
-    LAB_DOH_PORT=${want_doh:-${picked[2]}}
+    read -r -a picked <<<"$(pick_ports "${#PORT_KEYS[@]}" "${want[@]}")"
+    for key in "${PORT_KEYS[@]}"; do
+        printf -v "$key" '%s' "${want[$key]:-${picked[i]}}"
+        i=$((i + 1))
+    done
 
     # The user directive only makes sense (and is only accepted) as root.
     local user_line=""
@@ -250,11 +334,15 @@ cmd_up() {
     if ! unbound -c "$STATE/unbound.conf" 2>>"$STATE/unbound.log"; then
         tails; cmd_down; die "unbound failed to start"
     fi
+    start_fixture
 
-    # Wait (up to ~10 s) until both answer real requests.
-    local i ok=""
+    # Wait (up to ~10 s) until all three answer real requests.
+    local ok=""
     for ((i = 0; i < 100; i++)); do
-        if running && probe_nginx && probe_doh; then ok=1; break; fi
+        if running && probe_nginx && probe_doh && probe_fixture; then ok=1; break; fi
+        if ! alive "$FIXTURE_BG"; then
+            tails; cmd_down; die "the httpdns fixture exited (see $STATE/httpdns-fixture.log)"
+        fi
         sleep 0.1
     done
     if [[ -z $ok ]]; then
@@ -271,6 +359,19 @@ LAB_HTTPS_PORT=$LAB_HTTPS_PORT
 LAB_HTTP_PORT=$LAB_HTTP_PORT
 LAB_DOH_PORT=$LAB_DOH_PORT
 LAB_DOH_URL=https://$DOH_IP:$LAB_DOH_PORT/dns-query
+LAB_HTTPDNS_IP=$HTTPDNS_IP
+LAB_HTTPDNS_HTTP_PORT=$LAB_HTTPDNS_HTTP_PORT
+LAB_HTTPDNS_ALIYUN_TLS_PORT=$LAB_HTTPDNS_ALIYUN_TLS_PORT
+LAB_HTTPDNS_ALIYUN_TLS_NAME=$ALIYUN_TLS_NAME
+LAB_HTTPDNS_TLS_PORT=$LAB_HTTPDNS_TLS_PORT
+LAB_HTTPDNS_FAIL_PORT=$LAB_HTTPDNS_FAIL_PORT
+LAB_ALIYUN_ACCOUNT=139450
+LAB_ALIYUN_SIGNED_ACCOUNT=139451
+LAB_ALIYUN_SECRET_FILE=$SECRETS/aliyun.secret
+LAB_DNSPOD_ID=1234
+LAB_DNSPOD_AES_KEY_FILE=$SECRETS/dnspod-aes.key
+LAB_DNSPOD_DES_KEY_FILE=$SECRETS/dnspod-des.key
+LAB_DNSPOD_TOKEN_FILE=$SECRETS/dnspod.token
 EOF
     mv "$ENV_FILE.tmp" "$ENV_FILE"
 
@@ -280,6 +381,8 @@ ipcurl lab is up (state: $STATE)
   HTTPS  $LAB_WRONG_IP:$LAB_HTTPS_PORT  (serves other.test's cert only)
   HTTP   $LAB_IP:$LAB_HTTP_PORT  (a.test b.test)
   DoH    https://$DOH_IP:$LAB_DOH_PORT/dns-query  (HTTP/2 only)
+  HTTPDNS fixture on $HTTPDNS_IP: http :$LAB_HTTPDNS_HTTP_PORT, https :$LAB_HTTPDNS_ALIYUN_TLS_PORT ($ALIYUN_TLS_NAME),
+         https :$LAB_HTTPDNS_TLS_PORT (IP + httpdns.test), 503 :$LAB_HTTPDNS_FAIL_PORT
   CA     $CERTS/ca.pem
   env    $ENV_FILE
 EOF
@@ -287,7 +390,7 @@ EOF
 
 cmd_status() {
     local n pid rc=0
-    for n in nginx unbound; do
+    for n in nginx unbound "$FIXTURE"; do
         if pid=$(pid_of "$n"); then
             echo "$n: running (pid $pid)"
         else

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import ArgumentParser
 import CurlKit
 import HTTPDNS
@@ -8,6 +11,17 @@ struct ResolverOptions: ParsableArguments {
     @Option(name: [.customLong("doh"), .customLong("doh-url")],
             help: ArgumentHelp("DNS-over-HTTPS server (RFC 8484) to resolve with; repeat to add fallbacks.", valueName: "URL"))
     var doh: [String] = []
+
+    @Option(name: .customLong("doh-json"),
+            help: ArgumentHelp("JSON DNS-over-HTTPS endpoint (Google /resolve, Cloudflare dns-json); repeatable.",
+                               valueName: "URL"))
+    var dohJSON: [String] = []
+
+    @Option(name: .customLong("resolver-cmd"),
+            help: ArgumentHelp("Run CMD HOST PORT (no shell) and read HOST:PORT:IP[,IP] lines from it.", valueName: "CMD"))
+    var resolverCommand: String?
+
+    @OptionGroup var vendor: VendorOptions
 
     @Option(name: .customLong("resolve"),
             help: ArgumentHelp("Use ADDR for HOST:PORT, as in curl; wins over HTTPDNS. Repeatable.",
@@ -35,6 +49,11 @@ struct ResolverOptions: ParsableArguments {
                 throw ValidationError("--doh \(url): not an https:// URL")
             }
         }
+        for url in dohJSON {
+            guard let parsed = try? CurlURL(url, guessScheme: false), parsed.scheme == "https" || parsed.scheme == "http" else {
+                throw ValidationError("--doh-json \(url): not an http(s):// URL")
+            }
+        }
         for entry in resolve { _ = try parsedEntry(entry) }
         for (name, value) in [("--connect-timeout", connectTimeout), ("--max-time", maxTime)] {
             if let value, !(value > 0 && value < 86_400 * 365) { throw ValidationError("\(name): expected positive seconds") }
@@ -55,11 +74,25 @@ struct ResolverOptions: ParsableArguments {
                                 timeoutMS: maxTime.map { Int($0 * 1000) })
     }
 
-    /// The resolver settings these options describe.
-    func settings() throws -> ResolverSettings {
+    /// The resolver settings these options describe: at most one provider flag, else `IPCURL_DNS`, else DoH.
+    func settings() throws(CurlError) -> ResolverSettings {
         var settings = ResolverSettings()
-        if !doh.isEmpty { settings.dohServers = doh }
-        settings.staticEntries = try resolve.map(parsedEntry)
+        var chosen: [ProviderChoice] = []
+        if !doh.isEmpty { chosen.append(.doh(doh)) }
+        if !dohJSON.isEmpty { chosen.append(.dohJSON(dohJSON)) }
+        if let account = vendor.aliyun { chosen.append(.aliyun(account: account)) }
+        if vendor.wantsDNSPod { chosen.append(.dnspod(id: vendor.dnspodID)) }
+        if let resolverCommand { chosen.append(.command(resolverCommand)) }
+        if chosen.count > 1 {
+            throw CurlError.usage("choose one resolver: \(chosen.map(\.flag).joined(separator: " and ")) were both given")
+        }
+        if let flag = chosen.first {
+            settings.provider = flag
+        } else if let environment = getenv("IPCURL_DNS").map({ String(cString: $0) }), !environment.isEmpty {
+            settings.provider = try ProviderChoice(environment: environment)
+        }
+        try vendor.apply(to: &settings)
+        for text in resolve { settings.staticEntries.append(try ResolveEntry(parsing: text)) }
         return settings
     }
 }

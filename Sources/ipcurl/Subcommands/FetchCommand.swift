@@ -32,7 +32,7 @@ struct FetchCommand: ParsableCommand {
     private func makeRequest() throws(CurlError) -> FetchRequest {
         var request = FetchRequest(url: url)
         request.transport = try resolver.transport()
-        do { request.resolver = try resolver.settings() } catch { throw CurlError.usage("\(error)") }
+        request.resolver = try resolver.settings()
         request.method = transfer.method
         request.headers = transfer.headers
         request.outputPath = transfer.output

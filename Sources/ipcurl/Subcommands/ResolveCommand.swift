@@ -35,15 +35,14 @@ struct ResolveCommand: ParsableCommand {
 
     func run() throws {
         let policy: ResolutionPolicy
-        do {
-            policy = try resolver.settings().policy(transport: resolver.transport())
-        } catch let error as CurlError {
+        switch Result(catching: { () throws(CurlError) in try resolver.settings().policy(transport: resolver.transport()) }) {
+        case .success(let made): policy = made
+        case .failure(let error):
             DescriptorWriter.standardError.write("ipcurl: \(error)\n")
             throw ExitCode(error.exitCode)
         }
         var items: [ResolveListing.Item] = []
-        for host in hosts {
-            let result = Result { () throws(CurlError) in try policy.resolve(host: host, port: port) }
+        for (host, result) in zip(hosts, policy.resolve(hosts: hosts, port: port)) {
             switch result {
             case .success(let resolution):
                 if verbose { DescriptorWriter.standardError.write(DecisionLog.answer(resolution, host: host)) }

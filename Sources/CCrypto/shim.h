@@ -1,0 +1,103 @@
+// Small wrappers around libcrypto (OpenSSL 3) for HTTPDNS's signatures and ciphers.
+// Each call does one whole job (fetch, digest, one-shot cipher) so Swift never handles an EVP context,
+// and every failure path clears this thread's OpenSSL error queue, which libcurl's TLS code shares.
+// Modelled on swift-corelibs-foundation's CFURLSessionInterface.h; prefixed `ccrypto_`.
+#ifndef CCRYPTO_SHIM_H
+#define CCRYPTO_SHIM_H
+
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/provider.h>
+#include <openssl/rand.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/// Output room a one-shot cipher call needs beyond the input length.
+static const size_t ccrypto_max_block = EVP_MAX_BLOCK_LENGTH;
+/// Bytes in an MD5 digest.
+static const size_t ccrypto_md5_length = 16;
+
+/// A new library context with only the "default" and "legacy" providers, for single DES without
+/// loading "legacy" into the default context libcurl uses. No config file is read. NULL when either
+/// provider cannot be loaded (e.g. ossl-modules/legacy.so missing).
+static inline OSSL_LIB_CTX *ccrypto_legacy_context_new(void) {
+    OSSL_LIB_CTX *ctx = OSSL_LIB_CTX_new();
+    if (ctx == NULL) { ERR_clear_error(); return NULL; }
+    OSSL_PROVIDER *legacy = OSSL_PROVIDER_load(ctx, "legacy");
+    OSSL_PROVIDER *standard = legacy ? OSSL_PROVIDER_load(ctx, "default") : NULL;
+    if (standard == NULL) {
+        if (legacy) OSSL_PROVIDER_unload(legacy);
+        OSSL_LIB_CTX_free(ctx);
+        ERR_clear_error();
+        return NULL;
+    }
+    return ctx;
+}
+
+/// `EVP_CIPHER_fetch(ctx, name, NULL)`; ctx NULL is the default context. NULL when no provider offers it.
+/// The result is immutable and may be shared across threads.
+static inline EVP_CIPHER *ccrypto_cipher_fetch(OSSL_LIB_CTX *ctx, const char *name) {
+    EVP_CIPHER *cipher = EVP_CIPHER_fetch(ctx, name, NULL);
+    if (cipher == NULL) ERR_clear_error();
+    return cipher;
+}
+
+/// Whether `ctx` (NULL: the default context) offers cipher `name`; fetches and frees. For tests.
+static inline int ccrypto_cipher_offered(OSSL_LIB_CTX *ctx, const char *name) {
+    EVP_CIPHER *cipher = ccrypto_cipher_fetch(ctx, name);
+    EVP_CIPHER_free(cipher);
+    return cipher != NULL;
+}
+
+/// `EVP_MD_fetch(ctx, name, NULL)`; ctx NULL is the default context. NULL when no provider offers it.
+static inline EVP_MD *ccrypto_digest_fetch(OSSL_LIB_CTX *ctx, const char *name) {
+    EVP_MD *md = EVP_MD_fetch(ctx, name, NULL);
+    if (md == NULL) ERR_clear_error();
+    return md;
+}
+
+/// One-shot `EVP_Digest`; `out` needs `EVP_MD_get_size(md)` bytes. Returns 1 on success, 0 on failure.
+static inline int ccrypto_digest(const EVP_MD *md, const uint8_t *in, size_t in_len, uint8_t *out) {
+    unsigned int len = 0;
+    if (EVP_Digest(in, in_len, out, &len, md, NULL) == 1) return 1;
+    ERR_clear_error();
+    return 0;
+}
+
+/// `RAND_bytes` from the default context's DRBG. Returns 1 on success, 0 on failure.
+static inline int ccrypto_random(uint8_t *out, size_t len) {
+    if (len > INT_MAX) return 0;
+    if (RAND_bytes(out, (int)len) == 1) return 1;
+    ERR_clear_error();
+    return 0;
+}
+
+/// One whole encryption (`encrypt` 1) or decryption (0) with standard (PKCS#7) padding.
+/// `key_len`/`iv_len` must match the cipher (`iv` may be NULL when it takes none); `out` needs room for
+/// `in_len + ccrypto_max_block` bytes. Returns 1 and sets `*out_len`, or 0 (wrong lengths, bad padding).
+static inline int ccrypto_cipher_run(const EVP_CIPHER *cipher, int encrypt,
+                                     const uint8_t *key, size_t key_len, const uint8_t *iv, size_t iv_len,
+                                     const uint8_t *in, size_t in_len, uint8_t *out, size_t *out_len) {
+    *out_len = 0;
+    if (key_len != (size_t)EVP_CIPHER_get_key_length(cipher)) return 0;
+    if (iv_len != (size_t)EVP_CIPHER_get_iv_length(cipher) || (iv_len > 0 && iv == NULL)) return 0;
+    if (in_len > (size_t)INT_MAX - EVP_MAX_BLOCK_LENGTH) return 0;
+    static const uint8_t nothing = 0;
+    if (in == NULL) in = &nothing;
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    int update = 0, final = 0;
+    int ok = ctx != NULL
+        && EVP_CipherInit_ex2(ctx, cipher, key, iv_len > 0 ? iv : NULL, encrypt, NULL) == 1
+        && EVP_CipherUpdate(ctx, out, &update, in, (int)in_len) == 1
+        && EVP_CipherFinal_ex(ctx, out + update, &final) == 1;
+    EVP_CIPHER_CTX_free(ctx);
+    if (!ok) { ERR_clear_error(); return 0; }
+    *out_len = (size_t)update + (size_t)final;
+    return 1;
+}
+
+/// Nonzero when this thread's OpenSSL error queue holds an error (`ERR_peek_error`); for tests.
+static inline unsigned long ccrypto_error_pending(void) { return ERR_peek_error(); }
+
+#endif

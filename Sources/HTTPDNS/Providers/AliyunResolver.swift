@@ -1,0 +1,158 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CurlKit
+
+/// Alibaba Cloud HTTPDNS (`--aliyun ACCOUNT`): `GET /{account}/d?host=H&query=4,6`, or the signed
+/// `sign_d` form when a secret is configured, and the batch `resolve`/`sign_resolve` API for several hosts.
+///
+/// Every address must be an IPv4 string in `ips` or an IPv6 string in `ipsv6`; the `host` field must echo the
+/// question; `ttl` must be an integer. Documented 4xx errors (`{"code":"InvalidAccount"}`, ...) are reported
+/// by code and end the search.
+/// - SeeAlso: `CURLOPT_RESOLVE`; Alibaba Cloud HTTPDNS "domain name resolution API" and "authenticated access".
+public struct AliyunResolver: Resolver {
+    /// The TLS name Alibaba's resolver servers present; used when a server is given by IP over https.
+    public static let serviceName = "resolvers-cn.httpdns.aliyuncs.com"
+    /// Alibaba's documented start-up service IPs (mainland China), reached over https.
+    public static let defaultServers = ["https://203.107.1.1", "https://203.107.1.97", "https://203.107.1.100"]
+    /// The most hosts one batch request may carry.
+    public static let batchLimit = 5
+    /// How long a signature stays valid: the `t` parameter is now plus this.
+    static let signatureLifetime = 600
+
+    /// The HTTPDNS account ID (digits).
+    public let account: String
+    private let secret: String?
+    private let clientIP: IPAddress?
+    private let client: HTTPDNSClient
+
+    /// A resolver for `account`; signs requests when `secret` is given; sends `clientIP` as the ECS `ip` parameter.
+    /// Throws a usage error for an account that is not 1–32 ASCII letters or digits.
+    public init(account: String, secret: String?, clientIP: IPAddress?, client: HTTPDNSClient) throws(CurlError) {
+        guard (1...32).contains(account.utf8.count), account.utf8.allSatisfy({ isAlphanumeric($0) }) else {
+            throw CurlError.usage("--aliyun \(ResolveEntry.quoted(account)): expected the numeric HTTPDNS account ID")
+        }
+        self.account = account
+        self.secret = secret
+        self.clientIP = clientIP
+        self.client = client
+    }
+
+    public func resolve(_ host: String, port: Int) throws(CurlError) -> ResolverAnswer {
+        let reply = try client.ask([path(single: true, hosts: host)], about: host) {
+            (responses) -> HTTPDNSClient.Verdict<ParsedAnswer> in
+            guard let object = Self.document(responses[0]) else { return .serverFailed(Self.rejection(responses[0])) }
+            if let error = Self.documentedError(responses[0], object) { return .definite(error) }
+            return Self.answer(object, for: host)
+        }
+        return reply.value.answer(source: .aliyun(server: reply.server), skipped: reply.skipped)
+    }
+
+    public func resolve(hosts: [String], port: Int) -> [Result<ResolverAnswer, CurlError>] {
+        guard hosts.count > 1 else { return hosts.map { host in Result { () throws(CurlError) in try resolve(host, port: port) } } }
+        var results: [Result<ResolverAnswer, CurlError>] = []
+        var start = 0
+        while start < hosts.count {
+            let batch = Array(hosts[start..<min(start + Self.batchLimit, hosts.count)])
+            results += resolve(batch: batch)
+            start += batch.count
+        }
+        return results
+    }
+
+    private func resolve(batch: [String]) -> [Result<ResolverAnswer, CurlError>] {
+        let joined = batch.joined(separator: ",")
+        let reply: (value: [String: JSONValue], server: String, skipped: [String])
+        do {
+            reply = try client.ask([path(single: false, hosts: joined)]) {
+                (responses) -> HTTPDNSClient.Verdict<[String: JSONValue]> in
+                guard let object = Self.document(responses[0]) else { return .serverFailed(Self.rejection(responses[0])) }
+                if let error = Self.documentedError(responses[0], object) { return .definite(error) }
+                guard case .array(let items)? = object["dns"] else { return .serverFailed("no \"dns\" array in the batch answer") }
+                var byHost: [String: JSONValue] = [:]
+                for item in items {
+                    guard case .string(let name)? = item["host"], let host = HostName.normalized(name) else {
+                        return .serverFailed("a batch entry has no valid \"host\"")
+                    }
+                    byHost[host] = item
+                }
+                return .answer(byHost)
+            }
+        } catch {
+            return batch.map { host in .failure(error.error(for: host)) }
+        }
+        return batch.map { host in
+            guard let item = reply.value[host] else {
+                return .failure(ResolverFailure.couldNotResolve(host, "\(reply.server): not in the batch answer"))
+            }
+            switch Self.answer(item, for: host) {
+            case .answer(let parsed): return .success(parsed.answer(source: .aliyun(server: reply.server), skipped: reply.skipped))
+            case .definite(let reason), .serverFailed(let reason):
+                return .failure(ResolverFailure.couldNotResolve(host, "\(reply.server): \(reason)"))
+            }
+        }
+    }
+
+    /// `/{account}/d?…` or `/{account}/sign_d?…` (`resolve`/`sign_resolve` for a batch).
+    private func path(single: Bool, hosts: String) -> String {
+        let api = single ? "d" : "resolve"
+        var query = "host=\(hosts)&query=4,6"
+        if let clientIP { query += "&ip=\(clientIP)" }
+        guard let secret else { return "/\(account)/\(api)?\(query)" }
+        let expiry = Int(time(nil)) + Self.signatureLifetime
+        let signature = MD5.hex("\(hosts)-\(secret)-\(expiry)")
+        return "/\(account)/sign_\(api)?\(query)&t=\(expiry)&s=\(signature)"
+    }
+
+    private static func document(_ response: HTTPDNSClient.Response) -> JSONValue? {
+        guard let value = try? JSONValue.parse(response.body), case .object = value else { return nil }
+        return value
+    }
+
+    private static func rejection(_ response: HTTPDNSClient.Response) -> String {
+        if response.status != 200 { return "HTTP \(response.status)" }
+        do { _ = try JSONValue.parse(response.body); return "the answer is not a JSON object" } catch { return error.description }
+    }
+
+    /// A documented error body (`{"code": "..."}` with a 4xx status), or any other non-200 status.
+    private static func documentedError(_ response: HTTPDNSClient.Response, _ object: JSONValue) -> String? {
+        guard response.status != 200 else { return nil }
+        if case .string(let code)? = object["code"] { return "\(ResolveEntry.quoted(String(code.prefix(64)))) (HTTP \(response.status))" }
+        return "HTTP \(response.status)"
+    }
+
+    /// One host's answer object: host echo, v4 `ips`, v6 `ipsv6`, integer `ttl`, optional `origin_ttl`.
+    static func answer(_ object: JSONValue, for host: String) -> HTTPDNSClient.Verdict<ParsedAnswer> {
+        guard case .string(let echoed)? = object["host"], HostName.normalized(echoed) == host else {
+            return .serverFailed("the answer is not for \(host)")
+        }
+        do {
+            let v4 = try AnswerFields.addresses(object, "ips", family: .v4).get()
+            let v6 = try AnswerFields.addresses(object, "ipsv6", family: .v6).get()
+            let ttl = try AnswerFields.integer(object, "ttl").get()
+            var origin: Int64?
+            if object["origin_ttl"] != nil { origin = try AnswerFields.integer(object, "origin_ttl").get() }
+            guard !(v4.isEmpty && v6.isEmpty) else { return .definite("no A or AAAA records") }
+            return .answer(ParsedAnswer(host: host, addresses: v4 + v6, ttl: ttl, originTTL: origin))
+        } catch {
+            return .serverFailed(error.reason)
+        }
+    }
+}
+
+/// A provider's checked answer before its source is attached.
+struct ParsedAnswer {
+    let host: String
+    let addresses: [IPAddress]
+    let ttl: Int64
+    var originTTL: Int64?
+
+    func answer(source: AnswerSource, skipped: [String]) -> ResolverAnswer {
+        ResolverAnswer(host: host, addresses: addresses, ttl: ResolverAnswer.clampedTTL(ttl),
+                       originTTL: originTTL.map(ResolverAnswer.clampedTTL), source: source, skipped: skipped)
+    }
+}
+
+private func isAlphanumeric(_ byte: UInt8) -> Bool {
+    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+}

@@ -1,0 +1,147 @@
+import CurlKit
+@testable import HTTPDNS
+import Testing
+
+/// The vendor answer parsers on their own: every malformed kind the issue lists is rejected with a reason.
+@Suite struct VendorAnswerTests {
+    private func aliyun(_ json: String, host: String = "a.test") throws -> HTTPDNSClient.Verdict<ParsedAnswer> {
+        AliyunResolver.answer(try JSONValue.parse(Array(json.utf8)), for: host)
+    }
+
+    private func accepted(_ verdict: HTTPDNSClient.Verdict<ParsedAnswer>) -> ParsedAnswer? {
+        if case .answer(let parsed) = verdict { return parsed } else { return nil }
+    }
+
+    private func rejection(_ verdict: HTTPDNSClient.Verdict<ParsedAnswer>) -> String? {
+        if case .serverFailed(let reason) = verdict { return reason } else { return nil }
+    }
+
+    @Test func aliyunAnswer() throws {
+        let parsed = try #require(accepted(aliyun(
+            #"{"host":"A.test","ips":["127.0.0.2","127.0.0.3"],"ipsv6":["::1"],"ttl":60,"origin_ttl":600,"client_ip":"1.2.3.4"}"#)))
+        #expect(parsed.addresses.map(\.description) == ["127.0.0.2", "127.0.0.3", "::1"])
+        let answer = parsed.answer(source: .aliyun(server: "s"), skipped: [])
+        #expect(answer.ttl == 60 && answer.originTTL == 600)
+    }
+
+    @Test(arguments: [
+        (#"{"host":"a.test","ips":["127.0.0.2,127.0.0.3"],"ttl":60}"#, "is not an IP address"),
+        (#"{"host":"a.test","ips":["127.0.0.2:8443"],"ttl":60}"#, "is not an IP address"),
+        (#"{"host":"a.test","ips":["127.0.0.2\nevil.test:443:127.0.0.9"],"ttl":60}"#, "\\n"),
+        (#"{"host":"a.test","ips":[" 127.0.0.2"],"ttl":60}"#, "is not an IP address"),
+        (#"{"host":"a.test","ips":["evil.test"],"ttl":60}"#, "'evil.test' is not an IP address"),
+        (#"{"host":"a.test","ips":["::1"],"ttl":60}"#, "::1 is not an IPv4 address"),
+        (#"{"host":"a.test","ipsv6":["127.0.0.2"],"ttl":60}"#, "is not an IPv6 address"),
+        (#"{"host":"a.test","ips":"127.0.0.2","ttl":60}"#, "\"ips\" is a string, not an array"),
+        (#"{"host":"a.test","ips":[1],"ttl":60}"#, "holds a number"),
+        (#"{"host":"a.test","ips":["127.0.0.2"],"ttl":"60"}"#, "\"ttl\" is a string, not an integer"),
+        (#"{"host":"a.test","ips":["127.0.0.2"]}"#, "no \"ttl\""),
+        (#"{"host":"a.test","ips":["127.0.0.2"],"ttl":60,"origin_ttl":1.5}"#, "origin_ttl"),
+        (#"{"host":"evil.test","ips":["127.0.0.2"],"ttl":60}"#, "not for a.test"),
+        (#"{"ips":["127.0.0.2"],"ttl":60}"#, "not for a.test"),
+    ])
+    func aliyunRejects(_ json: String, _ reason: String) throws {
+        let why = try #require(rejection(aliyun(json)))
+        #expect(why.contains(reason), "\(why)")
+    }
+
+    @Test func aliyunEmptyListsAreADefiniteNoAnswer() throws {
+        guard case .definite(let why) = try aliyun(#"{"host":"a.test","ips":[],"ipsv6":[],"ttl":60}"#) else {
+            Issue.record("empty lists accepted")
+            return
+        }
+        #expect(why == "no A or AAAA records")
+    }
+
+    @Test func ttlsAreClamped() throws {
+        let negative = try #require(accepted(aliyun(#"{"host":"a.test","ips":["127.0.0.2"],"ttl":-5}"#)))
+        #expect(negative.answer(source: .staticEntry, skipped: []).ttl == 0)
+        let huge = try #require(accepted(aliyun(#"{"host":"a.test","ips":["127.0.0.2"],"ttl":9999999999}"#)))
+        #expect(huge.answer(source: .staticEntry, skipped: []).ttl == ResolverAnswer.maximumTTL)
+    }
+
+    @Test func dnspodAnswerForms() throws {
+        let both = try #require(accepted(DNSPodResolver.answer("127.0.0.2;127.0.0.3,60-::1,30\n", for: "a.test")))
+        #expect(both.addresses.map(\.description) == ["127.0.0.2", "127.0.0.3", "::1"])
+        #expect(both.ttl == 30)
+        let v6Only = try #require(accepted(DNSPodResolver.answer("0-::1,60", for: "v6.test")))
+        #expect(v6Only.addresses.map(\.description) == ["::1"])
+        let v4Only = try #require(accepted(DNSPodResolver.answer("127.0.0.2,120", for: "b.test")))
+        #expect(v4Only.ttl == 120)
+    }
+
+    @Test(arguments: ["", "0", "0-0", "\n"])
+    func dnspodNoRecord(_ body: String) {
+        guard case .definite = DNSPodResolver.answer(body, for: "a.test") else {
+            Issue.record("\(body.debugDescription) was not a definite no-record answer")
+            return
+        }
+    }
+
+    @Test(arguments: [
+        "127.0.0.2,127.0.0.3,60", "127.0.0.2:443:127.0.0.9;127.0.0.3,60", "127.0.0.2\nevil.test:443:127.0.0.9,60",
+        " 127.0.0.2,60", "evil.test,60", "127.0.0.2,sixty", "127.0.0.2", "::1,60", "127.0.0.2,60-127.0.0.3,60",
+        "<html>not an answer</html>", "127.0.0.2;;127.0.0.3,60",
+    ])
+    func dnspodRejects(_ body: String) {
+        #expect(rejection(DNSPodResolver.answer(body, for: "a.test")) != nil, "\(body.debugDescription) accepted")
+    }
+
+    private func dohJSON(_ json: String, type: DNSRecordType = .a, contentType: String = "application/dns-json")
+        -> HTTPDNSClient.Verdict<(addresses: [IPAddress], ttl: Int64)>
+    {
+        DoHJSONResolver.records(HTTPDNSClient.Response(status: 200, contentType: contentType, body: Array(json.utf8)),
+                                host: "cname.test", type: type)
+    }
+
+    @Test func dohJSONFollowsCNAMEs() throws {
+        let verdict = dohJSON(#"{"Status":0,"Answer":[{"name":"cname.test.","type":5,"TTL":30,"data":"a.test."},"#
+            + #"{"name":"a.test.","type":1,"TTL":60,"data":"127.0.0.2"},{"name":"other.test.","type":1,"TTL":1,"data":"10.9.9.9"}]}"#)
+        guard case .answer(let found) = verdict else { Issue.record("rejected: \(verdict)"); return }
+        #expect(found.addresses.map(\.description) == ["127.0.0.2"])
+        #expect(found.ttl == 30)
+    }
+
+    @Test func dohJSONStatuses() {
+        guard case .definite(let why) = dohJSON(#"{"Status":3}"#) else { Issue.record("NXDOMAIN not definite"); return }
+        #expect(why == "NXDOMAIN")
+        guard case .serverFailed(let failed) = dohJSON(#"{"Status":2}"#) else { Issue.record("SERVFAIL accepted"); return }
+        #expect(failed == "DNS status 2")
+        guard case .answer(let empty) = dohJSON(#"{"Status":0}"#) else { Issue.record("NODATA rejected"); return }
+        #expect(empty.addresses.isEmpty)
+    }
+
+    @Test(arguments: [
+        #"{"Status":0,"Answer":{}}"#, #"{"Status":"0"}"#, #"{"Answer":[]}"#, "<html>not json</html>",
+        #"{"Status":0,"Answer":[{"name":"cname.test.","type":1,"TTL":60,"data":"127.0.0.2,127.0.0.3"}]}"#,
+        #"{"Status":0,"Answer":[{"name":"cname.test.","type":1,"TTL":"60","data":"127.0.0.2"}]}"#,
+        #"{"Status":0,"Answer":[{"name":"cname.test.","type":1,"TTL":60,"data":"evil.test"}]}"#,
+        #"{"Status":0,"Answer":[{"name":"cname.test.","type":5,"TTL":60,"data":"bad name!"}]}"#,
+        #"{"Status":0,"Answer":[{"name":"cname.test.","type":5,"TTL":60,"data":"cname.test."}]}"#,
+    ])
+    func dohJSONRejects(_ json: String) {
+        guard case .serverFailed = dohJSON(json) else { Issue.record("\(json) accepted"); return }
+    }
+
+    @Test func dohJSONNeedsAJSONContentType() {
+        guard case .serverFailed(let why) = dohJSON(#"{"Status":0}"#, contentType: "text/html") else {
+            Issue.record("text/html accepted")
+            return
+        }
+        #expect(why.contains("not JSON"))
+    }
+
+    @Test func serverURLsPinTheVendorNameOnlyForHTTPSByIP() throws {
+        let pinned = try HTTPDNSServer("https://203.107.1.1/", serviceName: AliyunResolver.serviceName)
+        #expect(pinned.base == "https://resolvers-cn.httpdns.aliyuncs.com:443")
+        #expect(pinned.pin?.description == "resolvers-cn.httpdns.aliyuncs.com:443:203.107.1.1")
+        #expect(pinned.label == "https://203.107.1.1:443 as resolvers-cn.httpdns.aliyuncs.com")
+        let plain = try HTTPDNSServer("http://127.0.0.5:8080/prefix/", serviceName: AliyunResolver.serviceName)
+        #expect(plain.base == "http://127.0.0.5:8080/prefix" && plain.pin == nil)
+        let byIP = try HTTPDNSServer("https://[::1]:9443")
+        #expect(byIP.base == "https://[::1]:9443" && byIP.pin == nil)
+        for bad in ["ftp://1.2.3.4", "https://u:p@1.2.3.4", "https://1.2.3.4/?token=x", "not a url", "https://1.2.3.4/#f"] {
+            #expect(throws: CurlError.usage("")) { try HTTPDNSServer(bad) }
+        }
+    }
+}
