@@ -1,8 +1,8 @@
 /// Validation for host names that go into DNS questions and `CURLOPT_RESOLVE` entries.
 public enum HostName {
     /// Lowercases `host`, drops one trailing dot, and checks it is a plain DNS name: labels of 1–63 characters
-    /// from `[a-z0-9-_]` that neither start nor end with `-`, 253 characters at most. Returns `nil` for anything else (IP literals, `:`, `,`,
-    /// whitespace, non-ASCII), so a host can never split or inject a resolve entry.
+    /// from `[a-z0-9-_]` that neither start nor end with `-`, 253 characters at most. Returns `nil` for anything
+    /// else (IP literals, `:`, `,`, whitespace, non-ASCII), so a host can never split or inject a resolve entry.
     public static func normalized(_ host: String) -> String? {
         var name = host.lowercased()
         if name.hasSuffix(".") { name.removeLast() }

@@ -62,7 +62,9 @@ public struct ResolverSettings: Sendable {
             guard (1...32).contains(id.utf8.count), id.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
                 throw CurlError.usage("--dnspod-id \(id.prefix(40)): expected the numeric authorization ID")
             }
-            return .encrypted(id: id, cipher: try SymmetricCipher(dnspodAlgorithm, key: Array(key.value.utf8)))
+            do { return .encrypted(id: id, cipher: try SymmetricCipher(dnspodAlgorithm, key: Array(key.value.utf8))) } catch {
+                throw error == .usage("") ? error.with(message: "\(key.origin): \(error.message)") : error
+            }
         case (_?, nil, _): throw CurlError.usage("--dnspod-id needs --dnspod-key-file or IPCURL_DNSPOD_KEY")
         case (nil, _?, _): throw CurlError.usage("--dnspod-key-file needs --dnspod-id")
         case (_?, _?, _?): throw CurlError.usage("--dnspod-token-file and --dnspod-id are different modes; choose one")
