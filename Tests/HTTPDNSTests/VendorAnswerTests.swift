@@ -5,7 +5,7 @@ import Testing
 /// The vendor answer parsers on their own: every malformed kind the issue lists is rejected with a reason.
 @Suite struct VendorAnswerTests {
     private func aliyun(_ json: String, host: String = "a.test") throws -> HTTPDNSClient.Verdict<ParsedAnswer> {
-        AliyunResolver.answer(try JSONValue.parse(Array(json.utf8)), for: host)
+        AliyunResolver.answer([try JSONValue.parse(Array(json.utf8))], for: host)
     }
 
     private func accepted(_ verdict: HTTPDNSClient.Verdict<ParsedAnswer>) -> ParsedAnswer? {
@@ -43,6 +43,17 @@ import Testing
     func aliyunRejects(_ json: String, _ reason: String) throws {
         let why = try #require(rejection(aliyun(json)))
         #expect(why.contains(reason), "\(why)")
+    }
+
+    @Test func aliyunBatchEntriesPerTypeAreMerged() throws {
+        let entries = try [#"{"host":"a.test","ips":["::1"],"type":28,"ttl":30}"#,
+                           #"{"host":"a.test","ips":["127.0.0.2"],"type":1,"ttl":60,"origin_ttl":600}"#]
+            .map { try JSONValue.parse(Array($0.utf8)) }
+        let parsed = try #require(accepted(AliyunResolver.answer(entries, for: "a.test")))
+        #expect(parsed.addresses.map(\.description) == ["127.0.0.2", "::1"])
+        #expect(parsed.ttl == 30 && parsed.originTTL == 600)
+        let wrongFamily = try JSONValue.parse(Array(#"{"host":"a.test","ips":["127.0.0.2"],"type":28,"ttl":30}"#.utf8))
+        #expect(rejection(AliyunResolver.answer([wrongFamily], for: "a.test"))?.contains("not an IPv6 address") == true)
     }
 
     @Test func aliyunEmptyListsAreADefiniteNoAnswer() throws {

@@ -43,7 +43,7 @@ public struct AliyunResolver: Resolver {
             (responses) -> HTTPDNSClient.Verdict<ParsedAnswer> in
             guard let object = Self.document(responses[0]) else { return .serverFailed(Self.rejection(responses[0])) }
             if let error = Self.documentedError(responses[0], object) { return .definite(error) }
-            return Self.answer(object, for: host)
+            return Self.answer([object], for: host)
         }
         return reply.value.answer(source: .aliyun(server: reply.server), skipped: reply.skipped)
     }
@@ -62,19 +62,19 @@ public struct AliyunResolver: Resolver {
 
     private func resolve(batch: [String]) -> [Result<ResolverAnswer, CurlError>] {
         let joined = batch.joined(separator: ",")
-        let reply: (value: [String: JSONValue], server: String, skipped: [String])
+        let reply: (value: [String: [JSONValue]], server: String, skipped: [String])
         do {
             reply = try client.ask([path(single: false, hosts: joined)]) {
-                (responses) -> HTTPDNSClient.Verdict<[String: JSONValue]> in
+                (responses) -> HTTPDNSClient.Verdict<[String: [JSONValue]]> in
                 guard let object = Self.document(responses[0]) else { return .serverFailed(Self.rejection(responses[0])) }
                 if let error = Self.documentedError(responses[0], object) { return .definite(error) }
                 guard case .array(let items)? = object["dns"] else { return .serverFailed("no \"dns\" array in the batch answer") }
-                var byHost: [String: JSONValue] = [:]
+                var byHost: [String: [JSONValue]] = [:]
                 for item in items {
                     guard case .string(let name)? = item["host"], let host = HostName.normalized(name) else {
                         return .serverFailed("a batch entry has no valid \"host\"")
                     }
-                    byHost[host] = item
+                    byHost[host, default: []].append(item)
                 }
                 return .answer(byHost)
             }
@@ -82,10 +82,10 @@ public struct AliyunResolver: Resolver {
             return batch.map { host in .failure(error.error(for: host)) }
         }
         return batch.map { host in
-            guard let item = reply.value[host] else {
+            guard let entries = reply.value[host] else {
                 return .failure(ResolverFailure.couldNotResolve(host, "\(reply.server): not in the batch answer"))
             }
-            switch Self.answer(item, for: host) {
+            switch Self.answer(entries, for: host) {
             case .answer(let parsed): return .success(parsed.answer(source: .aliyun(server: reply.server), skipped: reply.skipped))
             case .definite(let reason), .serverFailed(let reason):
                 return .failure(ResolverFailure.couldNotResolve(host, "\(reply.server): \(reason)"))
@@ -121,22 +121,41 @@ public struct AliyunResolver: Resolver {
         return "HTTP \(response.status)"
     }
 
-    /// One host's answer object: host echo, v4 `ips`, v6 `ipsv6`, integer `ttl`, optional `origin_ttl`.
-    static func answer(_ object: JSONValue, for host: String) -> HTTPDNSClient.Verdict<ParsedAnswer> {
-        guard case .string(let echoed)? = object["host"], HostName.normalized(echoed) == host else {
-            return .serverFailed("the answer is not for \(host)")
-        }
+    /// One host's answer: the `d` object, or the batch entries for it (one per record type when both families were
+    /// asked, each with `"type": 1|28` and its addresses in `ips`). The `host` field must echo the question, `ips`
+    /// hold IPv4 (IPv6 for type 28), `ipsv6` IPv6, and `ttl` must be an integer; `origin_ttl` is optional.
+    static func answer(_ entries: [JSONValue], for host: String) -> HTTPDNSClient.Verdict<ParsedAnswer> {
+        var v4: [IPAddress] = [], v6: [IPAddress] = []
+        var ttl: Int64?, origin: Int64?
         do {
-            let v4 = try AnswerFields.addresses(object, "ips", family: .v4).get()
-            let v6 = try AnswerFields.addresses(object, "ipsv6", family: .v6).get()
-            let ttl = try AnswerFields.integer(object, "ttl").get()
-            var origin: Int64?
-            if object["origin_ttl"] != nil { origin = try AnswerFields.integer(object, "origin_ttl").get() }
-            guard !(v4.isEmpty && v6.isEmpty) else { return .definite("no A or AAAA records") }
-            return .answer(ParsedAnswer(host: host, addresses: v4 + v6, ttl: ttl, originTTL: origin))
+            for entry in entries {
+                guard case .string(let echoed)? = entry["host"], HostName.normalized(echoed) == host else {
+                    return .serverFailed("the answer is not for \(host)")
+                }
+                var family = IPAddress.Family.v4
+                if entry["type"] != nil {
+                    switch try AnswerFields.integer(entry, "type").get() {
+                    case 1: family = .v4
+                    case 28: family = .v6
+                    case let other: return .serverFailed("record type \(other) is neither A nor AAAA")
+                    }
+                }
+                let listed = try AnswerFields.addresses(entry, "ips", family: family).get()
+                let listedV6 = try AnswerFields.addresses(entry, "ipsv6", family: .v6).get()
+                if family == .v4 { v4 += listed } else { v6 += listed }
+                v6 += listedV6
+                let seconds = try AnswerFields.integer(entry, "ttl").get()
+                if entry["origin_ttl"] != nil {
+                    let value = try AnswerFields.integer(entry, "origin_ttl").get()
+                    origin = min(origin ?? value, value)
+                }
+                if !(listed.isEmpty && listedV6.isEmpty) { ttl = min(ttl ?? seconds, seconds) }
+            }
         } catch {
             return .serverFailed(error.reason)
         }
+        guard let ttl else { return .definite("no A or AAAA records") }
+        return .answer(ParsedAnswer(host: host, addresses: v4 + v6, ttl: ttl, originTTL: origin))
     }
 }
 
