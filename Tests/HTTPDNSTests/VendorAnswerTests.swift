@@ -79,6 +79,10 @@ import Testing
         #expect(v6Only.addresses.map(\.description) == ["::1"])
         let v4Only = try #require(accepted(DNSPodResolver.answer("127.0.0.2,120", for: "b.test")))
         #expect(v4Only.ttl == 120)
+        let negative = try #require(accepted(DNSPodResolver.answer("127.0.0.2,-5-::1,-7", for: "a.test")))
+        #expect(negative.ttl == -7 && negative.addresses.count == 2)
+        let v4ThenNone = try #require(accepted(DNSPodResolver.answer("127.0.0.2,60-0", for: "a.test")))
+        #expect(v4ThenNone.addresses.map(\.description) == ["127.0.0.2"])
     }
 
     @Test(arguments: ["", "0", "0-0", "\n"])
@@ -92,7 +96,8 @@ import Testing
     @Test(arguments: [
         "127.0.0.2,127.0.0.3,60", "127.0.0.2:443:127.0.0.9;127.0.0.3,60", "127.0.0.2\nevil.test:443:127.0.0.9,60",
         " 127.0.0.2,60", "evil.test,60", "127.0.0.2,sixty", "127.0.0.2", "::1,60", "127.0.0.2,60-127.0.0.3,60",
-        "<html>not an answer</html>", "127.0.0.2;;127.0.0.3,60",
+        "<html>not an answer</html>", "127.0.0.2;;127.0.0.3,60", "127.0.0.2,60-::1,60-::2,60", "127.0.0.2,60x",
+        "0x", "127.0.0.2,60 ", "127.0.0.2,", "127.0.0.2,-",
     ])
     func dnspodRejects(_ body: String) {
         #expect(rejection(DNSPodResolver.answer(body, for: "a.test")) != nil, "\(body.debugDescription) accepted")

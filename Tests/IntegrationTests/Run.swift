@@ -9,8 +9,11 @@ struct Run: Sendable {
 }
 
 /// Runs the ipcurl binary that `swift test` built (or `$IPCURL_BIN`, e.g. the release build).
-func ipcurl(_ arguments: [String], stdin: Data? = nil) throws -> Run {
-    try run(ipcurlBinary(), arguments, stdin: stdin)
+func ipcurl(_ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:]) throws -> Run {
+    var environment = ProcessInfo.processInfo.environment
+    environment.removeValue(forKey: "IPCURL_DNS")
+    environment.merge(extra) { $1 }
+    return try run(ipcurlBinary(), arguments, stdin: stdin, environment: environment)
 }
 
 func ipcurlBinary() -> String {

@@ -77,27 +77,40 @@ public struct DNSPodResolver: Resolver {
     }
 
     /// Parses `v4s,ttl-v6s,ttl` (either side `0`), a bare `v4s,ttl`, or "no record" (empty or `0`).
+    /// The `-` between the sides is found after the first side's TTL, so a negative TTL (`,-5`) still parses.
     static func answer(_ text: String, for host: String) -> HTTPDNSClient.Verdict<ParsedAnswer> {
         var body = Substring(text)
         if body.hasSuffix("\r\n") { body = body.dropLast(2) } else if body.hasSuffix("\n") { body = body.dropLast() }
-        let sides = body.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
         var addresses: [IPAddress] = []
         var ttl: Int64?
-        for (side, family) in zip(sides, [IPAddress.Family.v4, .v6]) where !(side.isEmpty || side == "0") {
-            let fields = side.split(separator: ",", omittingEmptySubsequences: false)
-            guard fields.count == 2 else {
-                return .serverFailed("\(ResolveEntry.quoted(String(side.prefix(64)))) is not ADDRESSES,TTL")
-            }
-            guard let seconds = Int64(fields[1]) else {
-                return .serverFailed("TTL \(ResolveEntry.quoted(String(fields[1].prefix(16)))) is not an integer")
-            }
-            for text in fields[0].split(separator: ";", omittingEmptySubsequences: false) {
-                switch AnswerFields.address(text, family: family) {
-                case .success(let address): addresses.append(address)
-                case .failure(let error): return .serverFailed(error.reason)
+        var rest = body
+        for family in [IPAddress.Family.v4, .v6] where !rest.isEmpty {
+            let side: Substring
+            if rest.hasPrefix("0"), rest.dropFirst().isEmpty || rest.dropFirst().hasPrefix("-") {
+                rest = rest.dropFirst()
+            } else {
+                guard let comma = rest.firstIndex(of: ",") else {
+                    return .serverFailed("\(ResolveEntry.quoted(String(rest.prefix(64)))) is not ADDRESSES,TTL")
                 }
+                var end = rest.index(after: comma)
+                if end < rest.endIndex, rest[end] == "-" { end = rest.index(after: end) }
+                while end < rest.endIndex, rest[end].isASCII, rest[end].isNumber { end = rest.index(after: end) }
+                guard let seconds = Int64(rest[rest.index(after: comma)..<end]) else {
+                    return .serverFailed("TTL \(ResolveEntry.quoted(String(rest[comma...].dropFirst().prefix(16)))) is not an integer")
+                }
+                side = rest[..<comma]
+                rest = rest[end...]
+                for text in side.split(separator: ";", omittingEmptySubsequences: false) {
+                    switch AnswerFields.address(text, family: family) {
+                    case .success(let address): addresses.append(address)
+                    case .failure(let error): return .serverFailed(error.reason)
+                    }
+                }
+                ttl = min(ttl ?? seconds, seconds)
             }
-            ttl = min(ttl ?? seconds, seconds)
+            if family == .v4, rest.hasPrefix("-") { rest = rest.dropFirst() } else if !rest.isEmpty {
+                return .serverFailed("unexpected \(ResolveEntry.quoted(String(rest.prefix(64)))) after the addresses")
+            }
         }
         guard let ttl, !addresses.isEmpty else { return .definite("no A or AAAA records") }
         return .answer(ParsedAnswer(host: host, addresses: addresses, ttl: ttl))

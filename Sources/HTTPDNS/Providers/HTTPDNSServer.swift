@@ -9,7 +9,7 @@ import CurlKit
 public struct HTTPDNSServer: Sendable, Equatable {
     /// Where request paths are appended: scheme, host, port and any path prefix, no trailing slash.
     public let base: String
-    /// `scheme://host:port`, plus the verified name when pinned: what `-v` and errors show. Never a query.
+    /// `scheme://host:port/path`, plus the verified name when pinned: what `-v` and errors show. Never a query.
     public let label: String
     /// The pin that lets the certificate be checked against the vendor's service name, if any.
     public let pin: ResolveEntry?
@@ -30,11 +30,11 @@ public struct HTTPDNSServer: Sendable, Equatable {
         if url.scheme == "https", let address, let serviceName,
            let pin = ResolveEntry(host: serviceName, port: url.port, addresses: [address]) {
             base = "https://\(pin.host):\(url.port)\(prefix)"
-            label = "https://\(hostPart):\(url.port) as \(pin.host)"
+            label = "https://\(hostPart):\(url.port)\(prefix) as \(pin.host)"
             self.pin = pin
         } else {
             base = "\(url.scheme)://\(hostPart):\(url.port)\(prefix)"
-            label = "\(url.scheme)://\(hostPart):\(url.port)"
+            label = "\(url.scheme)://\(hostPart):\(url.port)\(prefix)"
             pin = nil
         }
     }
