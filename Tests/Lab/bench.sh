@@ -36,12 +36,29 @@ run ipcurl-resolve "$bin" "${common[@]}" --resolve "$pin" "$url"
 echo "== one HTTPS request resolved over DoH (A+AAAA, HTTP/2) then IP-direct"
 run curl-doh curl "${common[@]}" --doh-url "$LAB_DOH_URL" "$url"
 run ipcurl-doh "$bin" "${common[@]}" --doh "$LAB_DOH_URL" "$url"
+fixture="http://$LAB_HTTPDNS_IP:$LAB_HTTPDNS_HTTP_PORT"
+echo "== one HTTPS request resolved through a vendor HTTPDNS API (python fixture on loopback)"
+run ipcurl-aliyun "$bin" "${common[@]}" --aliyun "$LAB_ALIYUN_ACCOUNT" --httpdns-server "$fixture" "$url"
+run ipcurl-aliyun-signed "$bin" "${common[@]}" --aliyun "$LAB_ALIYUN_SIGNED_ACCOUNT" \
+    --httpdns-secret-file "$LAB_ALIYUN_SECRET_FILE" --httpdns-server "$fixture" "$url"
+run ipcurl-dnspod-aes "$bin" "${common[@]}" --dnspod-id "$LAB_DNSPOD_ID" --dnspod-key-file "$LAB_DNSPOD_AES_KEY_FILE" \
+    --httpdns-server "$fixture" "$url"
+run ipcurl-dnspod-des "$bin" "${common[@]}" --dnspod-id "$LAB_DNSPOD_ID" --dnspod-alg des \
+    --dnspod-key-file "$LAB_DNSPOD_DES_KEY_FILE" --httpdns-server "$fixture" "$url"
+run ipcurl-doh-json "$bin" "${common[@]}" --doh-json "$fixture/resolve" "$url"
+printf '#!/bin/sh\necho "$1:$2:%s"\n' "$LAB_IP" >"$out/resolver.sh"
+chmod 755 "$out/resolver.sh"
+run ipcurl-resolver-cmd "$bin" "${common[@]}" --resolver-cmd "$out/resolver.sh" "$url"
 echo "== resolve only"
 run ipcurl-resolve-cmd "$bin" resolve --cacert "$LAB_CA" --doh "$LAB_DOH_URL" a.test b.test
+run ipcurl-resolve-aliyun5 "$bin" resolve --aliyun "$LAB_ALIYUN_ACCOUNT" --httpdns-server "$fixture" \
+    a.test b.test v6.test cname.test multi.test
 echo "== peak RSS (KiB)"
 if /usr/bin/env time -f '%M' true >/dev/null 2>&1; then
     echo "curl   --doh-url request  $(rss curl "${common[@]}" --doh-url "$LAB_DOH_URL" "$url")"
     echo "ipcurl --doh request      $(rss "$bin" "${common[@]}" --doh "$LAB_DOH_URL" "$url")"
+    echo "ipcurl --dnspod-id (AES)  $(rss "$bin" "${common[@]}" --dnspod-id "$LAB_DNSPOD_ID" \
+        --dnspod-key-file "$LAB_DNSPOD_AES_KEY_FILE" --httpdns-server "$fixture" "$url")"
 else
     echo "(GNU time not installed: apt-get install time)"
 fi

@@ -93,13 +93,13 @@ public struct AliyunResolver: Resolver {
         }
     }
 
-    /// `/{account}/d?…` or `/{account}/sign_d?…` (`resolve`/`sign_resolve` for a batch).
-    private func path(single: Bool, hosts: String) -> String {
+    /// `/{account}/d?…` or `/{account}/sign_d?…` (`resolve`/`sign_resolve` for a batch), signed as of `now`.
+    func path(single: Bool, hosts: String, now: Int = Int(time(nil))) -> String {
         let api = single ? "d" : "resolve"
         var query = "host=\(hosts)&query=4,6"
         if let clientIP { query += "&ip=\(clientIP)" }
         guard let secret else { return "/\(account)/\(api)?\(query)" }
-        let expiry = Int(time(nil)) + Self.signatureLifetime
+        let expiry = now + Self.signatureLifetime
         let signature = MD5.hex("\(hosts)-\(secret)-\(expiry)")
         return "/\(account)/sign_\(api)?\(query)&t=\(expiry)&s=\(signature)"
     }

@@ -50,7 +50,8 @@ public struct DNSPodResolver: Resolver {
         return reply.value.answer(source: .dnspod(server: reply.server), skipped: reply.skipped)
     }
 
-    private func path(for host: String) throws(CurlError) -> String {
+    /// `/d?dn=…&ttl=1&type=addrs` with the mode's parameters.
+    func path(for host: String) throws(CurlError) -> String {
         var query: String
         switch mode {
         case .plain, .token:
