@@ -39,7 +39,7 @@ public struct AliyunResolver: Resolver {
     }
 
     public func resolve(_ host: String, port: Int) throws(CurlError) -> ResolverAnswer {
-        let reply = try client.ask([path(single: true, hosts: host)], about: host) {
+        let reply = try client.ask([HTTPDNSClient.Request(path: path(single: true, hosts: host))], about: host) {
             (responses) -> HTTPDNSClient.Verdict<ParsedAnswer> in
             guard let object = Self.document(responses[0]) else { return .serverFailed(Self.rejection(responses[0])) }
             if let error = Self.documentedError(responses[0], object) { return .definite(error) }
@@ -64,7 +64,7 @@ public struct AliyunResolver: Resolver {
         let joined = batch.joined(separator: ",")
         let reply: (value: [String: [JSONValue]], server: String, skipped: [String])
         do {
-            reply = try client.ask([path(single: false, hosts: joined)]) {
+            reply = try client.ask([HTTPDNSClient.Request(path: path(single: false, hosts: joined))]) {
                 (responses) -> HTTPDNSClient.Verdict<[String: [JSONValue]]> in
                 guard let object = Self.document(responses[0]) else { return .serverFailed(Self.rejection(responses[0])) }
                 if let error = Self.documentedError(responses[0], object) { return .definite(error) }

@@ -39,7 +39,7 @@ public struct DNSPodResolver: Resolver {
 
     public func resolve(_ host: String, port: Int) throws(CurlError) -> ResolverAnswer {
         let path = try path(for: host)
-        let reply = try client.ask([path], about: host) { (responses) -> HTTPDNSClient.Verdict<ParsedAnswer> in
+        let reply = try client.ask([HTTPDNSClient.Request(path: path)], about: host) { (responses) -> HTTPDNSClient.Verdict<ParsedAnswer> in
             let response = responses[0]
             guard response.status == 200 else { return .definite("HTTP \(response.status)") }
             switch plaintext(response.body) {

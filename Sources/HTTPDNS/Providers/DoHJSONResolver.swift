@@ -17,7 +17,7 @@ public struct DoHJSONResolver: Resolver {
     public init(client: HTTPDNSClient) { self.client = client }
 
     public func resolve(_ host: String, port: Int) throws(CurlError) -> ResolverAnswer {
-        let reply = try client.ask(["?name=\(host)&type=A", "?name=\(host)&type=AAAA"], about: host,
+        let reply = try client.ask(["A", "AAAA"].map { HTTPDNSClient.Request(path: "?name=\(host)&type=\($0)") }, about: host,
                                    headers: ["Accept: application/dns-json"]) {
             (responses) -> HTTPDNSClient.Verdict<ParsedAnswer> in
             var addresses: [IPAddress] = []

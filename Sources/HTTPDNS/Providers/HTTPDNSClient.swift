@@ -25,6 +25,20 @@ public final class HTTPDNSClient {
         public let body: [UInt8]
     }
 
+    /// One request: a path (with query) appended to the server's base, and a body to POST, if any.
+    public struct Request: Sendable {
+        /// Appended to ``HTTPDNSServer/base``; empty for the base itself.
+        public let path: String
+        /// Sent with `POST` when present; otherwise the request is a `GET`.
+        public let body: [UInt8]?
+
+        /// A request for `path`, POSTing `body` when given.
+        public init(path: String, body: [UInt8]? = nil) {
+            self.path = path
+            self.body = body
+        }
+    }
+
     /// What a provider makes of one server's responses.
     public enum Verdict<Value> {
         /// A usable answer.
@@ -48,14 +62,13 @@ public final class HTTPDNSClient {
         multi = try MultiHandle()
     }
 
-    /// GETs each of `paths` (appended to a server's base, queries included) concurrently from one server after
-    /// another until `interpret` accepts the responses. Returns the value, the server's label and why earlier
+    /// Sends all `requests` concurrently to one server after another until `interpret` accepts the responses. Returns the value, the server's label and why earlier
     /// servers were skipped; throws exit 6 naming `host` when no server gave a usable answer.
     public func ask<Value>(
-        _ paths: [String], about host: String, headers: [String] = [],
+        _ requests: [Request], about host: String, headers: [String] = [],
         interpret: ([Response]) -> Verdict<Value>
     ) throws(CurlError) -> (value: Value, server: String, skipped: [String]) {
-        do { return try ask(paths, headers: headers, interpret: interpret) } catch { throw error.error(for: host) }
+        do { return try ask(requests, headers: headers, interpret: interpret) } catch { throw error.error(for: host) }
     }
 
     /// Why no server answered: a libcurl setup error, or the reasons each server failed.
@@ -74,13 +87,13 @@ public final class HTTPDNSClient {
 
     /// ``ask(_:about:headers:interpret:)`` for several hosts at once: the caller words the error per host.
     public func ask<Value>(
-        _ paths: [String], headers: [String] = [], interpret: ([Response]) -> Verdict<Value>
+        _ requests: [Request], headers: [String] = [], interpret: ([Response]) -> Verdict<Value>
     ) throws(Failure) -> (value: Value, server: String, skipped: [String]) {
         var skipped: [String] = []
         for (index, server) in servers.enumerated() where !failed.contains(index) {
             let verdict: Verdict<Value>
             let fetched: Result<[Response], FetchFailureReason>
-            do { fetched = try fetch(paths, from: server, headers: headers) } catch { throw .curl(error) }
+            do { fetched = try fetch(requests, from: server, headers: headers) } catch { throw .curl(error) }
             switch fetched {
             case .success(let responses): verdict = interpret(responses)
             case .failure(let reason): verdict = .serverFailed(reason.text)
@@ -97,18 +110,23 @@ public final class HTTPDNSClient {
         throw .unresolved(skipped.joined(separator: "; "))
     }
 
-    private func fetch(_ paths: [String], from server: HTTPDNSServer, headers: [String])
+    private func fetch(_ requests: [Request], from server: HTTPDNSServer, headers: [String])
         throws(CurlError) -> Result<[Response], FetchFailureReason>
     {
-        let collectors = paths.map { _ in BodyCollector() }
+        let collectors = requests.map { _ in BodyCollector() }
         var handles: [EasyHandle] = []
-        for (path, collector) in zip(paths, collectors) {
+        for (request, collector) in zip(requests, collectors) {
             let handle = try EasyHandle()
             try transport.apply(to: handle)
-            try handle.set(CURLOPT_URL, server.base + path)
+            try handle.set(CURLOPT_URL, server.base + request.path)
+            if let body = request.body {
+                handle.requestBody = BytesBody(body)
+                try handle.set(CURLOPT_POST, 1)
+                try handle.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(body.count))
+            }
             try handle.set(CURLOPT_PROTOCOLS_STR, "http,https")
             try handle.set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
-            try handle.set(CURLOPT_PIPEWAIT, 1)
+            try handle.set(CURLOPT_PIPEWAIT, 1)  // concurrent requests share one HTTP/2 connection
             try handle.set(CURLOPT_USERAGENT, "ipcurl-httpdns")
             if let pin = server.pin { try handle.set(CURLOPT_RESOLVE, list: [pin.description]) }
             if !headers.isEmpty { try handle.set(CURLOPT_HTTPHEADER, list: headers) }
