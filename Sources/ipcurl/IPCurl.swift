@@ -10,9 +10,10 @@ struct IPCurl: ParsableCommand {
         commandName: "ipcurl",
         abstract: "HTTPS IP-direct client: resolve via HTTPDNS/DoH, connect to the IP, keep SNI, Host and verification on the name.",
         discussion: """
-            Without --doh or --resolve, ipcurl asks \(DoHResolver.defaultServers.joined(separator: " then ")) (reached by IP).
+            Resolvers: --doh, --doh-json, --aliyun, --dnspod, --resolver-cmd, or IPCURL_DNS (e.g. aliyun:139450). \
+            Without one, ipcurl asks \(DoHResolver.defaultServers.joined(separator: " then ")) (reached by IP).
             Request options (curl's names): ipcurl help fetch. Resolve entries for curl: ipcurl help resolve.
-            Exit codes are curl's: 2 usage, 3 bad URL, 6 cannot resolve, 7 cannot connect, 28 timeout, \
+            Exit codes are curl's: 2 usage, 3 bad URL, 4 missing feature, 6 cannot resolve, 7 cannot connect, 28 timeout, \
             35 TLS, 60 certificate not verified, 77 CA file problem.
             """,
         // Shown in help; `main` answers --version itself so libcurl's version line (about 5 M instructions:
