@@ -10,6 +10,12 @@ public struct Secret: Sendable, Equatable {
     /// Where it came from (`FILE` or `$NAME`), for error messages.
     public let origin: String
 
+    /// A secret with a known value and origin.
+    public init(value: String, origin: String) {
+        self.value = value
+        self.origin = origin
+    }
+
     /// Reads `file` if given, else the environment variable `variable`; `nil` when neither is set.
     /// An unreadable file is exit 26 (as curl reports unreadable input files); an empty secret is a usage error.
     public static func load(file: String?, variable: String) throws(CurlError) -> Secret? {
