@@ -41,6 +41,8 @@ echo "== one HTTPS request resolved through a vendor HTTPDNS API (python fixture
 run ipcurl-aliyun "$bin" "${common[@]}" --aliyun "$LAB_ALIYUN_ACCOUNT" --httpdns-server "$fixture" "$url"
 run ipcurl-aliyun-signed "$bin" "${common[@]}" --aliyun "$LAB_ALIYUN_SIGNED_ACCOUNT" \
     --httpdns-secret-file "$LAB_ALIYUN_SECRET_FILE" --httpdns-server "$fixture" "$url"
+run ipcurl-aliyun-https "$bin" "${common[@]}" --aliyun "$LAB_ALIYUN_ACCOUNT" \
+    --httpdns-server "https://$LAB_HTTPDNS_IP:$LAB_HTTPDNS_ALIYUN_TLS_PORT" "$url"
 run ipcurl-dnspod-aes "$bin" "${common[@]}" --dnspod-id "$LAB_DNSPOD_ID" --dnspod-key-file "$LAB_DNSPOD_AES_KEY_FILE" \
     --httpdns-server "$fixture" "$url"
 run ipcurl-dnspod-des "$bin" "${common[@]}" --dnspod-id "$LAB_DNSPOD_ID" --dnspod-alg des \
