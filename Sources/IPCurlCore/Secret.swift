@@ -16,15 +16,15 @@ public struct Secret: Sendable, Equatable {
         self.origin = origin
     }
 
-    /// Reads `file` if given, else the environment variable `variable`; `nil` when neither is set.
+    /// Reads `file` if given, else the environment variable `variable` (if any); `nil` when neither is set.
     /// An unreadable file is exit 26 (as curl reports unreadable input files); an empty secret is a usage error.
-    public static func load(file: String?, variable: String) throws(CurlError) -> Secret? {
+    public static func load(file: String?, variable: String?) throws(CurlError) -> Secret? {
         let text: String
         let origin: String
         if let file {
             text = String(decoding: try LocalFiles.read(file), as: UTF8.self)
             origin = file
-        } else if let raw = getenv(variable) {
+        } else if let variable, let raw = getenv(variable) {
             text = String(cString: raw)
             origin = "$" + variable
         } else {

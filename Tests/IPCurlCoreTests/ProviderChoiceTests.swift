@@ -51,7 +51,7 @@ import Testing
         let path = try file(contents)
         defer { try? FileManager.default.removeItem(atPath: path) }
         do {
-            _ = try Secret.load(file: path, variable: "")
+            _ = try Secret.load(file: path, variable: nil)
             Issue.record("accepted \(contents.debugDescription)")
         } catch {
             #expect(error == .usage(""))

@@ -73,9 +73,9 @@ struct VendorOptions: ParsableArguments {
             settings.dnspodAlgorithm = dnspodAlgorithm ?? .aes
             if id != nil {
                 settings.dnspodKey = try Secret.load(file: dnspodKeyFile, variable: "IPCURL_DNSPOD_KEY")
-                if let dnspodTokenFile { settings.dnspodToken = try Secret.load(file: dnspodTokenFile, variable: "") }
+                if let dnspodTokenFile { settings.dnspodToken = try Secret.load(file: dnspodTokenFile, variable: nil) }
             } else {
-                if let dnspodKeyFile { settings.dnspodKey = try Secret.load(file: dnspodKeyFile, variable: "") }
+                if let dnspodKeyFile { settings.dnspodKey = try Secret.load(file: dnspodKeyFile, variable: nil) }
                 settings.dnspodToken = try Secret.load(file: dnspodTokenFile, variable: "IPCURL_DNSPOD_TOKEN")
             }
         }

@@ -46,7 +46,8 @@ struct FetchCommand: ParsableCommand {
         return request
     }
 
+    /// Prints `error` unless `-s` hides it; usage errors always print, as curl's option errors do.
     private func report(_ error: CurlError) {
-        if transfer.showsErrors { DescriptorWriter.standardError.write("ipcurl: \(error)\n") }
+        if transfer.showsErrors || error == .usage("") { DescriptorWriter.standardError.write("ipcurl: \(error)\n") }
     }
 }
