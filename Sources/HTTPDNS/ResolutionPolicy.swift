@@ -64,6 +64,8 @@ public struct ResolutionPolicy {
                 return .success(Resolution(entry: entry, answer: answer))
             }
         }
-        return results.map { $0 ?? .failure(ResolverFailure.couldNotResolve("?", "the resolver gave no answer")) }
+        return zip(hosts, results).map { host, result in
+            result ?? .failure(ResolverFailure.couldNotResolve(host, "the resolver gave no answer"))
+        }
     }
 }
