@@ -53,8 +53,8 @@ public struct ResolveEntry: Sendable, Equatable, CustomStringConvertible {
         "\(host):\(port):" + addresses.map(\.resolveEntryForm).joined(separator: ",")
     }
 
-    /// Shows control characters escaped so an error line stays one line.
-    static func quoted(_ text: String) -> String {
+    /// `text` in single quotes with control characters escaped, so an error line stays one line.
+    public static func quoted(_ text: String) -> String {
         "'" + text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f ? $0.escaped(asASCII: true) : String($0) }
             .joined() + "'"
     }

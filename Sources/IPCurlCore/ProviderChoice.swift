@@ -41,13 +41,9 @@ public enum ProviderChoice: Sendable, Equatable {
         case ("dnspod", let id?) where !id.isEmpty: self = .dnspod(id: id)
         case ("command", let command?) where !command.isEmpty: self = .command(command)
         default:
-            throw CurlError.usage("IPCURL_DNS=\(Self.shown(value)): expected doh[:URL], doh-json:URL, aliyun:ACCOUNT, "
+            throw CurlError.usage("IPCURL_DNS=\(ResolveEntry.quoted(String(value.prefix(80)))): expected doh[:URL], doh-json:URL, aliyun:ACCOUNT, "
                                   + "dnspod[:ID] or command:CMD")
         }
     }
 
-    private static func shown(_ value: String) -> String {
-        let escaped = value.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f ? $0.escaped(asASCII: true) : String($0) }
-        return "'" + escaped.joined().prefix(80) + "'"
-    }
 }
