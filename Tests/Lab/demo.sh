@@ -23,3 +23,17 @@ status=0
 curl -sS --cacert "$LAB_CA" -H 'Host: a.test' "https://$LAB_IP:$LAB_HTTPS_PORT/" 2>"$trace" || status=$?
 head -n 1 "$trace"
 echo "(exit $status)"
+echo
+fixture="http://$LAB_HTTPDNS_IP:$LAB_HTTPDNS_HTTP_PORT"
+echo "Vendor HTTPDNS (the lab's fixture speaks Alibaba's and DNSPod's APIs); secrets come from files:"
+echo "\$ ipcurl resolve -v --aliyun $LAB_ALIYUN_SIGNED_ACCOUNT --httpdns-secret-file \$LAB_ALIYUN_SECRET_FILE --httpdns-server $fixture a.test b.test"
+"$bin" resolve -v --aliyun "$LAB_ALIYUN_SIGNED_ACCOUNT" --httpdns-secret-file "$LAB_ALIYUN_SECRET_FILE" \
+    --httpdns-server "$fixture" a.test b.test
+echo "\$ ipcurl -sS --dnspod-id $LAB_DNSPOD_ID --dnspod-key-file \$LAB_DNSPOD_AES_KEY_FILE --httpdns-server $fixture --cacert \$LAB_CA $url"
+"$bin" -sS --dnspod-id "$LAB_DNSPOD_ID" --dnspod-key-file "$LAB_DNSPOD_AES_KEY_FILE" --httpdns-server "$fixture" \
+    --cacert "$LAB_CA" "$url"
+echo "An answer that would inject a resolve entry is refused:"
+echo "\$ ipcurl --aliyun $LAB_ALIYUN_ACCOUNT --httpdns-server $fixture https://bad-comma.test/"
+status=0
+"$bin" --aliyun "$LAB_ALIYUN_ACCOUNT" --httpdns-server "$fixture" https://bad-comma.test/ || status=$?
+echo "(exit $status)"
