@@ -43,10 +43,19 @@ struct IPCurl: ParsableCommand {
                 code = 0
             } else {
                 let text = message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")
-                DescriptorWriter.standardError.write("ipcurl: \(text) (see 'ipcurl --help')\n")
+                DescriptorWriter.standardError.write("ipcurl: \(text) (\(hint(for: arguments)))\n")
                 code = 2
             }
         }
         exitProcess(code)
+    }
+
+    /// What to try next: options go after a subcommand, so `ipcurl --aliyun 1 resolve a.test` gets pointed there.
+    private static func hint(for arguments: [String]) -> String {
+        let names = configuration.subcommands.compactMap { $0.configuration.commandName }
+            .filter { $0 != FetchCommand.configuration.commandName }
+        guard let first = arguments.first, !names.contains(first),
+              let subcommand = arguments.first(where: names.contains) else { return "see 'ipcurl --help'" }
+        return "options go after the subcommand: 'ipcurl \(subcommand) [OPTIONS] ...'"
     }
 }

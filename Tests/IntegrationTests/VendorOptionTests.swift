@@ -84,6 +84,12 @@ import Testing
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
     }
 
+    @Test func optionsBeforeTheSubcommandGetAHint() throws {
+        let result = try ipcurl(["--aliyun", "1", "resolve", "a.test"])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasSuffix("(options go after the subcommand: 'ipcurl resolve [OPTIONS] ...')\n"), "\(result.stderr)")
+    }
+
     @Test func unreadableSecretFileIsExit26() throws {
         let result = try ipcurl(["--aliyun", "1", "--httpdns-secret-file", "/nonexistent/secret", "https://a.test/"])
         #expect(result.status == 26)
