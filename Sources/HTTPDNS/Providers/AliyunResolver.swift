@@ -41,9 +41,7 @@ public struct AliyunResolver: Resolver {
     public func resolve(_ host: String, port: Int) throws(CurlError) -> ResolverAnswer {
         let reply = try client.ask([HTTPDNSClient.Request(path: path(single: true, hosts: host))], about: host) {
             (responses) -> HTTPDNSClient.Verdict<ParsedAnswer> in
-            guard let object = Self.document(responses[0]) else { return .serverFailed(Self.rejection(responses[0])) }
-            if let error = Self.documentedError(responses[0], object) { return .definite(error) }
-            return Self.answer([object], for: host)
+            Self.object(responses[0]).then { Self.answer([$0], for: host) }
         }
         return reply.value.answer(source: .aliyun(server: reply.server), skipped: reply.skipped)
     }
@@ -66,17 +64,7 @@ public struct AliyunResolver: Resolver {
         do {
             reply = try client.ask([HTTPDNSClient.Request(path: path(single: false, hosts: joined))]) {
                 (responses) -> HTTPDNSClient.Verdict<[String: [JSONValue]]> in
-                guard let object = Self.document(responses[0]) else { return .serverFailed(Self.rejection(responses[0])) }
-                if let error = Self.documentedError(responses[0], object) { return .definite(error) }
-                guard case .array(let items)? = object["dns"] else { return .serverFailed("no \"dns\" array in the batch answer") }
-                var byHost: [String: [JSONValue]] = [:]
-                for item in items {
-                    guard case .string(let name)? = item["host"], let host = HostName.normalized(name) else {
-                        return .serverFailed("a batch entry has no valid \"host\"")
-                    }
-                    byHost[host, default: []].append(item)
-                }
-                return .answer(byHost)
+                Self.object(responses[0]).then(Self.entriesByHost)
             }
         } catch {
             return batch.map { host in .failure(error.error(for: host)) }
@@ -104,21 +92,33 @@ public struct AliyunResolver: Resolver {
         return "/\(account)/sign_\(api)?\(query)&t=\(expiry)&s=\(signature)"
     }
 
-    private static func document(_ response: HTTPDNSClient.Response) -> JSONValue? {
-        guard let value = try? JSONValue.parse(response.body), case .object = value else { return nil }
-        return value
+    /// The answer's JSON object. A non-200 status with a JSON body is a documented error (`{"code": "..."}`), reported
+    /// by its code, and ends the search; a body that is not a JSON object fails the server.
+    private static func object(_ response: HTTPDNSClient.Response) -> HTTPDNSClient.Verdict<JSONValue> {
+        let parsed = Result { () throws(JSONError) in try JSONValue.parse(response.body) }
+        guard case .success(let value) = parsed, case .object = value else {
+            if response.status != 200 { return .serverFailed("HTTP \(response.status)") }
+            if case .failure(let error) = parsed { return .serverFailed(error.description) }
+            return .serverFailed("the answer is not a JSON object")
+        }
+        guard response.status == 200 else {
+            guard case .string(let code)? = value["code"] else { return .definite("HTTP \(response.status)") }
+            return .definite("\(ResolveEntry.quoted(String(code.prefix(64)))) (HTTP \(response.status))")
+        }
+        return .answer(value)
     }
 
-    private static func rejection(_ response: HTTPDNSClient.Response) -> String {
-        if response.status != 200 { return "HTTP \(response.status)" }
-        do { _ = try JSONValue.parse(response.body); return "the answer is not a JSON object" } catch { return error.description }
-    }
-
-    /// A documented error body (`{"code": "..."}` with a 4xx status), or any other non-200 status.
-    private static func documentedError(_ response: HTTPDNSClient.Response, _ object: JSONValue) -> String? {
-        guard response.status != 200 else { return nil }
-        if case .string(let code)? = object["code"] { return "\(ResolveEntry.quoted(String(code.prefix(64)))) (HTTP \(response.status))" }
-        return "HTTP \(response.status)"
+    /// A batch answer's `dns` entries grouped by their (normalized) `host`.
+    private static func entriesByHost(_ object: JSONValue) -> HTTPDNSClient.Verdict<[String: [JSONValue]]> {
+        guard case .array(let items)? = object["dns"] else { return .serverFailed("no \"dns\" array in the batch answer") }
+        var byHost: [String: [JSONValue]] = [:]
+        for item in items {
+            guard case .string(let name)? = item["host"], let host = HostName.normalized(name) else {
+                return .serverFailed("a batch entry has no valid \"host\"")
+            }
+            byHost[host, default: []].append(item)
+        }
+        return .answer(byHost)
     }
 
     /// One host's answer: the `d` object, or the batch entries for it (one per record type when both families were
@@ -156,19 +156,6 @@ public struct AliyunResolver: Resolver {
         }
         guard let ttl else { return .definite("no A or AAAA records") }
         return .answer(ParsedAnswer(host: host, addresses: v4 + v6, ttl: ttl, originTTL: origin))
-    }
-}
-
-/// A provider's checked answer before its source is attached.
-struct ParsedAnswer {
-    let host: String
-    let addresses: [IPAddress]
-    let ttl: Int64
-    var originTTL: Int64?
-
-    func answer(source: AnswerSource, skipped: [String]) -> ResolverAnswer {
-        ResolverAnswer(host: host, addresses: addresses, ttl: ResolverAnswer.clampedTTL(ttl),
-                       originTTL: originTTL.map(ResolverAnswer.clampedTTL), source: source, skipped: skipped)
     }
 }
 

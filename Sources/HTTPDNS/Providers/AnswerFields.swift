@@ -46,3 +46,16 @@ struct FieldError: Error {
     let reason: String
     init(_ reason: String) { self.reason = reason }
 }
+
+/// A provider's checked answer before its source is attached.
+struct ParsedAnswer {
+    let host: String
+    let addresses: [IPAddress]
+    let ttl: Int64
+    var originTTL: Int64?
+
+    func answer(source: AnswerSource, skipped: [String]) -> ResolverAnswer {
+        ResolverAnswer(host: host, addresses: addresses, ttl: ResolverAnswer.clampedTTL(ttl),
+                       originTTL: originTTL.map(ResolverAnswer.clampedTTL), source: source, skipped: skipped)
+    }
+}

@@ -147,6 +147,17 @@ public final class HTTPDNSClient {
     }
 }
 
+extension HTTPDNSClient.Verdict {
+    /// Goes on with `next` when this is an answer; a failure stays the same failure.
+    func then<Next>(_ next: (Value) -> HTTPDNSClient.Verdict<Next>) -> HTTPDNSClient.Verdict<Next> {
+        switch self {
+        case .answer(let value): next(value)
+        case .definite(let reason): .definite(reason)
+        case .serverFailed(let reason): .serverFailed(reason)
+        }
+    }
+}
+
 /// Why one server could not be asked (a one-line reason without secrets).
 struct FetchFailureReason: Error {
     let text: String

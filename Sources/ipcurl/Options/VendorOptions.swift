@@ -48,17 +48,14 @@ struct VendorOptions: ParsableArguments {
 
     /// Fills the vendor part of `settings` for the chosen provider; refuses options that do not apply to it.
     func apply(to settings: inout ResolverSettings) throws(CurlError) {
-        let isAliyun: Bool
-        let isDNSPod: Bool
+        var isAliyun = false, isVendor = false
         switch settings.provider {
-        case .aliyun: (isAliyun, isDNSPod) = (true, false)
-        case .dnspod: (isAliyun, isDNSPod) = (false, true)
-        default: (isAliyun, isDNSPod) = (false, false)
+        case .aliyun: (isAliyun, isVendor) = (true, true)
+        case .dnspod: isVendor = true
+        default: break
         }
-        if !isAliyun && !isDNSPod, let stray = [servers.isEmpty ? nil : "--httpdns-server", clientIP.map { _ in "--httpdns-client-ip" }]
-            .compactMap({ $0 }).first {
-            throw CurlError.usage("\(stray) needs --aliyun or --dnspod")
-        }
+        if !isVendor, !servers.isEmpty { throw CurlError.usage("--httpdns-server needs --aliyun or --dnspod") }
+        if !isVendor, clientIP != nil { throw CurlError.usage("--httpdns-client-ip needs --aliyun or --dnspod") }
         if !isAliyun, secretFile != nil { throw CurlError.usage("--httpdns-secret-file needs --aliyun") }
         for server in servers { _ = try HTTPDNSServer(server) }
         if let clientIP {
