@@ -1,4 +1,4 @@
-/// Where a set of addresses came from; printed by `-v` and, later, `%{dns_source}`.
+/// Where a set of addresses came from; printed by `-v` and `%{dns_source}`.
 public enum AnswerSource: Sendable, Equatable, CustomStringConvertible {
     /// An RFC 8484 DNS-over-HTTPS server, named by its URL with any query string removed.
     case doh(server: String)
@@ -12,8 +12,13 @@ public enum AnswerSource: Sendable, Equatable, CustomStringConvertible {
     case command(String)
     /// A `--resolve HOST:PORT:ADDR` entry from the command line.
     case staticEntry
+    /// The operating system's resolver, the fallback when every HTTPDNS server failed.
+    case system
+    /// ipcurl's answer cache; the text is the description of the provider that gave the answer.
+    case cached(String)
 
-    /// The short name `%{dns_source}` will print: `doh`, `doh-json`, `aliyun`, `dnspod`, `command` or `static`.
+    /// The short name `%{dns_source}` prints: `doh`, `doh-json`, `aliyun`, `dnspod`, `command`, `static`, `system`
+    /// or `cache`.
     public var name: String {
         switch self {
         case .doh: "doh"
@@ -22,6 +27,8 @@ public enum AnswerSource: Sendable, Equatable, CustomStringConvertible {
         case .dnspod: "dnspod"
         case .command: "command"
         case .staticEntry: "static"
+        case .system: "system"
+        case .cached: "cache"
         }
     }
 
@@ -31,6 +38,8 @@ public enum AnswerSource: Sendable, Equatable, CustomStringConvertible {
         case .doh(let server), .dohJSON(let server), .aliyun(let server), .dnspod(let server): "\(name) \(server)"
         case .command(let program): "command \(program)"
         case .staticEntry: "static --resolve"
+        case .system: "system getaddrinfo"
+        case .cached(let original): original
         }
     }
 }

@@ -2,13 +2,21 @@ import HTTPDNS
 
 /// The `-v` lines that say what ipcurl decided before libcurl's own trace takes over.
 public enum DecisionLog {
-    /// `* HTTPDNS host: ips (source, ttl N)` after one `* HTTPDNS skipped server: reason` line per failed server,
-    /// or a note that an IP literal needs no resolution.
+    /// `* HTTPDNS host: ips (source, ttl N, cache hit)` after one `* HTTPDNS skipped server: reason` line per
+    /// failed server and, on the system fallback, the reason HTTPDNS was given up; or a note that an IP literal
+    /// needs no resolution.
     public static func answer(_ resolution: Resolution, host: String) -> String {
         guard let answer = resolution.answer else { return "* HTTPDNS \(host): IP literal, no resolution needed\n" }
         let addresses = answer.addresses.map(\.description).joined(separator: ", ")
-        return answer.skipped.map { "* HTTPDNS skipped \($0)\n" }.joined()
-            + "* HTTPDNS \(answer.host): \(addresses) (\(answer.source), ttl \(answer.ttl))\n"
+        let cache = switch resolution.cache {
+        case .off: ""
+        case .miss: ", cache miss"
+        case .hit: ", cache hit"
+        case .stale(let by): ", stale by \(by) s, refreshing in the background"
+        }
+        let fallback = resolution.fallbackReason.map { "* HTTPDNS falling back to the system resolver: \($0)\n" } ?? ""
+        return answer.skipped.map { "* HTTPDNS skipped \($0)\n" }.joined() + fallback
+            + "* HTTPDNS \(answer.host): \(addresses) (\(answer.source), ttl \(answer.ttl)\(cache))\n"
     }
 
     /// One `* RESOLVE host:port:addr[,addr]` line per entry handed to libcurl, exactly as handed over.

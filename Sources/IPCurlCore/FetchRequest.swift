@@ -17,6 +17,8 @@ public struct FetchRequest: Sendable {
     public var includeHeaders = false
     /// `-v/--verbose`: ipcurl's resolution decisions, then libcurl's verbose trace, on stderr.
     public var verbose = false
+    /// Whether warnings (a TLS failure moving the request to the next IP) go to stderr; off with `-s`.
+    public var showsWarnings = true
     /// TLS and timeouts, shared with the HTTPDNS queries.
     public var transport = TransportOptions()
     /// How host names become addresses.

@@ -58,7 +58,7 @@ public struct ResolveListing {
     }
 
     /// A JSON string literal with RFC 8259 escaping.
-    static func quote(_ text: String) -> String {
+    public static func quote(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -20,13 +20,48 @@ public struct ResolverSettings: Sendable {
     public var dnspodToken: Secret?
     /// `--resolve HOST:PORT:ADDR[,ADDR]` entries; they win over HTTPDNS.
     public var staticEntries: [ResolveEntry] = []
+    /// `--dns-timeout`: milliseconds the whole HTTPDNS step may take (every server, every retry).
+    public var dnsTimeoutMS = 2000
+    /// `--dns-stale`: seconds after expiry a cached answer is still served while it is refreshed.
+    public var staleSeconds: UInt32 = 0
+    /// The answer cache directory; `nil` with `--no-dns-cache` (or when no directory can be named).
+    public var cacheDirectory: String?
+    /// Whether the system resolver is asked when every HTTPDNS server failed (off with `--no-fallback`).
+    public var fallback = true
+    /// `-4`/`-6`.
+    public var families = AddressFamilies.both
 
-    /// Defaults: the embedded DoH servers and no static entries.
+    /// Defaults: the embedded DoH servers, no static entries, no cache, system fallback.
     public init() {}
 
-    /// The policy these settings describe; HTTPDNS queries use `transport` for TLS and timeouts.
-    public func policy(transport: TransportOptions) throws(CurlError) -> ResolutionPolicy {
-        ResolutionPolicy(staticEntries: staticEntries, resolver: try resolver(transport: transport))
+    /// The policy these settings describe. HTTPDNS queries use `transport` for TLS, with its `--max-time`
+    /// capped by ``dnsTimeoutMS`` as the budget of the whole step. The provider is built on first need.
+    public func policy(transport: TransportOptions) -> ResolutionPolicy {
+        var budgeted = transport
+        budgeted.timeoutMS = min(transport.timeoutMS ?? dnsTimeoutMS, dnsTimeoutMS)
+        let policy = ResolutionPolicy(staticEntries: staticEntries, providerConfiguration: providerConfiguration) {
+            [budgeted] () throws(CurlError) -> any Resolver in try resolver(transport: budgeted)
+        }
+        policy.families = families
+        policy.cache = cacheDirectory.map(AnswerCache.init(directory:))
+        policy.staleSeconds = staleSeconds
+        policy.fallback = fallback ? SystemResolver() : nil
+        return policy
+    }
+
+    /// What identifies the provider in cache keys: kind, account, servers, mode and client IP; never a secret.
+    var providerConfiguration: String {
+        let servers = httpdnsServers.joined(separator: " ")
+        let ecs = clientIP.map { " ecs \($0)" } ?? ""
+        switch provider {
+        case .doh(let urls): return "doh " + (urls.isEmpty ? DoHResolver.defaultServers : urls).joined(separator: " ")
+        case .dohJSON(let urls): return "doh-json " + urls.joined(separator: " ")
+        case .aliyun(let account): return "aliyun \(account) signed=\(aliyunSecret != nil) \(servers)\(ecs)"
+        case .dnspod(let id):
+            let mode = id.map { "id=\($0) \(dnspodAlgorithm)" } ?? (dnspodToken != nil ? "token" : "plain")
+            return "dnspod \(mode) \(servers)\(ecs)"
+        case .command(let command): return "command \(command)"
+        }
     }
 
     private func resolver(transport: TransportOptions) throws(CurlError) -> any Resolver {
@@ -45,12 +80,9 @@ public struct ResolverSettings: Sendable {
             let servers = try HTTPDNSServer.list(httpdnsServers.isEmpty ? mode.defaultServers : httpdnsServers)
             return DNSPodResolver(mode: mode, clientIP: clientIP, client: try HTTPDNSClient(servers: servers, transport: transport))
         case .command(let command):
-            return try CommandResolver(command: command, timeoutMS: transport.timeoutMS ?? Self.commandTimeoutMS)
+            return try CommandResolver(command: command, timeoutMS: transport.timeoutMS ?? dnsTimeoutMS)
         }
     }
-
-    /// How long a `--resolver-cmd` program may run when `--max-time` sets no smaller limit.
-    static let commandTimeoutMS = 10_000
 
     private func dnspodMode(id: String?) throws(CurlError) -> DNSPodResolver.Mode {
         switch (id, dnspodKey, dnspodToken) {

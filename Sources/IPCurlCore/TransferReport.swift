@@ -20,11 +20,15 @@ public struct TransferReport: Sendable {
     public var numRedirects = 0, numConnects = 0, sslVerifyResult = 0, httpVersion = "0"
     /// `%{exitcode}` and `%{errormsg}`.
     public var exitCode: Int32 = 0, errorMessage = ""
+    /// ipcurl's `%{dns_source}`: which resolver gave the addresses (`aliyun`, `cache`, `system`, ...); empty for
+    /// an IP literal. `%{dns_time}` is in ``microseconds``.
+    public var dnsSource = ""
 
     /// A report for a request that never reached libcurl (bad URL, resolution failure).
     public init(url: String) {
         effectiveURL = url
         for (name, _) in Self.timeInfos { microseconds[name] = 0 }
+        microseconds["dns_time"] = 0
         for name in Self.countInfos.map(\.0) + ["size_header", "size_request"] { counts[name] = 0 }
     }
 

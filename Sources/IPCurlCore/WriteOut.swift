@@ -81,6 +81,7 @@ public struct WriteOut {
         case "http_version": return report.httpVersion
         case "exitcode": return String(report.exitCode)
         case "errormsg": return report.errorMessage
+        case "dns_source": return report.dnsSource
         default: return nil
         }
     }

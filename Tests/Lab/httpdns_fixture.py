@@ -45,6 +45,8 @@ ZONE = {
     "nocert.test": {"v4": ["127.0.0.2"]},
     "wrong.test": {"v4": ["127.0.0.3"]},
     "multi.test": {"v4": ["127.0.0.2", "127.0.0.3"]},
+    "failover.test": {"v4": ["127.0.0.9", "127.0.0.3", "127.0.0.2"]},  # refuses, wrong cert, good
+    "short.test": {"v4": ["127.0.0.2"], "ttl": 1},  # expires while a test waits
     "v6.test": {"v6": ["::1"]},
     "doh.test": {"v4": ["127.0.0.1"]},
     "cname.test": {"cname": "a.test"},

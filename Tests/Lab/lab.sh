@@ -20,7 +20,7 @@ STATE="${IPCURL_LAB_DIR:-$REPO_ROOT/.lab}"
 CERTS="$STATE/certs"
 ENV_FILE="$STATE/lab.env"
 
-LAB_IP=127.0.0.2        # a.test b.test cname.test; default vhost (nocert.test, multi.test)
+LAB_IP=127.0.0.2        # a.test b.test cname.test failover.test; default vhost (nocert.test, multi.test)
 LAB_WRONG_IP=127.0.0.3  # serves other.test's certificate only
 LAB_IP6=::1             # a.test cname.test v6.test; default vhost
 DOH_IP=127.0.0.1
@@ -122,6 +122,8 @@ declare -A LEAVES=(
     [doh]="IP:127.0.0.1, DNS:doh.test"
     [$ALIYUN_TLS_NAME]="DNS:$ALIYUN_TLS_NAME"
     [httpdns.test]="IP:$HTTPDNS_IP, DNS:httpdns.test"
+    [failover.test]="DNS:failover.test"
+    [localhost]="DNS:localhost"
 )
 
 # cert_ok NAME: key + cert exist and the cert is valid for at least a day.
@@ -379,6 +381,7 @@ EOF
 ipcurl lab is up (state: $STATE)
   HTTPS  $LAB_IP:$LAB_HTTPS_PORT, [$LAB_IP6]:$LAB_HTTPS_PORT  (a.test b.test cname.test v6.test; default cert default.invalid)
   HTTPS  $LAB_WRONG_IP:$LAB_HTTPS_PORT  (serves other.test's cert only)
+  HTTPS  127.0.0.1:$LAB_HTTPS_PORT  (localhost: what the system resolver finds, for the fallback)
   HTTP   $LAB_IP:$LAB_HTTP_PORT  (a.test b.test)
   DoH    https://$DOH_IP:$LAB_DOH_PORT/dns-query  (HTTP/2 only)
   HTTPDNS fixture on $HTTPDNS_IP: http :$LAB_HTTPDNS_HTTP_PORT, https :$LAB_HTTPDNS_ALIYUN_TLS_PORT ($ALIYUN_TLS_NAME),

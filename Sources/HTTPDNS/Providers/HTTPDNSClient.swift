@@ -54,12 +54,24 @@ public final class HTTPDNSClient {
     private let transport: TransportOptions
     private let multi: MultiHandle
     private var failed: Set<Int> = []
+    private let clock = ContinuousClock()
+    private let deadline: ContinuousClock.Instant?
 
-    /// A client for `servers` using `transport` (the user's `--cacert`, `-k`, timeouts).
+    /// A client for `servers` using `transport` (the user's `--cacert`, `-k`, timeouts). `transport.timeoutMS`
+    /// bounds everything this client does from now on (`--dns-timeout`), not each request.
     public init(servers: [HTTPDNSServer], transport: TransportOptions) throws(CurlError) {
         self.servers = servers
         self.transport = transport
+        let start = clock.now
+        deadline = transport.timeoutMS.map { start + .milliseconds($0) }
         multi = try MultiHandle()
+    }
+
+    /// Milliseconds left of the time budget; `nil` without one.
+    private var remainingMS: Int? {
+        guard let deadline else { return nil }
+        let left = deadline - clock.now
+        return Int(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
     }
 
     /// Sends all `requests` concurrently to one server after another until `interpret` accepts the responses. Returns the value, the server's label and why earlier
@@ -91,6 +103,10 @@ public final class HTTPDNSClient {
     ) throws(Failure) -> (value: Value, server: String, skipped: [String]) {
         var skipped: [String] = []
         for (index, server) in servers.enumerated() where !failed.contains(index) {
+            if let left = remainingMS, left <= 0 {
+                skipped.append("\(server.label): not asked, the HTTPDNS time budget of \(transport.timeoutMS ?? 0) ms ran out")
+                break
+            }
             let verdict: Verdict<Value>
             let fetched: Result<[Response], FetchFailureReason>
             do { fetched = try fetch(requests, from: server, headers: headers) } catch { throw .curl(error) }
@@ -115,6 +131,8 @@ public final class HTTPDNSClient {
     {
         let collectors = requests.map { _ in BodyCollector() }
         var handles: [EasyHandle] = []
+        var transport = self.transport
+        transport.timeoutMS = remainingMS.map { max(1, $0) }
         for (request, collector) in zip(requests, collectors) {
             let handle = try EasyHandle()
             try transport.apply(to: handle)

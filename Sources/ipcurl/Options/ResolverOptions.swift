@@ -23,6 +23,8 @@ struct ResolverOptions: ParsableArguments {
 
     @OptionGroup var vendor: VendorOptions
 
+    @OptionGroup var policy: PolicyOptions
+
     @Option(name: .customLong("resolve"),
             help: ArgumentHelp("Use ADDR for HOST:PORT, as in curl; wins over HTTPDNS. Repeatable.",
                                valueName: "HOST:PORT:ADDR[,ADDR]"))
@@ -92,6 +94,7 @@ struct ResolverOptions: ParsableArguments {
             settings.provider = try ProviderChoice(environment: environment)
         }
         try vendor.apply(to: &settings)
+        policy.apply(to: &settings)
         for text in resolve { settings.staticEntries.append(try ResolveEntry(parsing: text)) }
         return settings
     }

@@ -38,6 +38,7 @@ struct FetchCommand: ParsableCommand {
         request.outputPath = transfer.output
         request.includeHeaders = transfer.include
         request.verbose = transfer.verbose
+        request.showsWarnings = !transfer.silent
         if !transfer.data.isEmpty { request.body = try FormData.join(transfer.data) }
         if let format = transfer.writeOut {
             request.writeOut = format.hasPrefix("@")

@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Work running on its own POSIX thread, joined with ``wait()``: the serve-stale refresh that asks HTTPDNS while
+/// the request's transfer goes on. A plain thread keeps Foundation and Dispatch out of the binary.
+///
+/// The work must build its own libcurl handles; easy and multi handles never cross threads.
+/// - SeeAlso: `pthread_create(3)`, `pthread_join(3)`.
+public final class BackgroundTask<Value: Sendable> {
+    private let result = ResultSlot<Value>()
+    private var thread: pthread_t?
+
+    /// Starts `work` at once; if no thread can be started it runs here, before `init` returns.
+    public init(_ work: @escaping @Sendable () -> Value) {
+        let slot = result
+        let job = ThreadJob { slot.value = work() }
+        thread = job.start()
+        if thread == nil { job.run() }
+    }
+
+    /// Waits for the work to finish and returns its value.
+    public func wait() -> Value {
+        if let thread {
+            pthread_join(thread, nil)
+            self.thread = nil
+        }
+        return result.value!
+    }
+
+    deinit { if let thread { pthread_join(thread, nil) } }
+}
+
+@available(*, unavailable, message: "join a task from the thread that started it")
+extension BackgroundTask: Sendable {}
+
+/// The value a thread leaves behind; written before the thread ends and read only after `pthread_join`.
+private final class ResultSlot<Value>: @unchecked Sendable {
+    var value: Value?
+}
+
+/// A closure handed to a new thread through `pthread_create`'s context pointer.
+private final class ThreadJob: @unchecked Sendable {
+    let run: @Sendable () -> Void
+    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+
+    /// Starts a thread running ``run``; `nil` when the system refused.
+    func start() -> pthread_t? {
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(self).toOpaque()
+        guard pthread_create(&thread, nil, threadJobEntry, context) == 0 else {
+            Unmanaged<ThreadJob>.fromOpaque(context).release()
+            return nil
+        }
+        return thread
+    }
+}
+
+private func threadJobEntry(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    Unmanaged<ThreadJob>.fromOpaque(context!).takeRetainedValue().run()
+    return nil
+}
