@@ -24,4 +24,11 @@ public enum ResolverFailure {
     public static func couldNotResolve(_ host: String, _ reason: String) -> CurlError {
         CurlError.couldntResolveHost.with(message: "Could not resolve host: \(host) (\(reason))")
     }
+
+    /// The `REASON` of a ``couldNotResolve(_:_:)`` error for `host`, or the whole message for any other error.
+    public static func reason(_ error: CurlError, host: String) -> String {
+        let prefix = "Could not resolve host: \(host) ("
+        guard error.message.hasPrefix(prefix), error.message.hasSuffix(")") else { return error.message }
+        return String(error.message.dropFirst(prefix.count).dropLast())
+    }
 }

@@ -41,7 +41,7 @@ import Testing
     @Test func verboseShowsResolverAnswerAndExactEntryBeforeLibcurlTrace() throws {
         let result = try ipcurl(lab.resolverArguments + ["-v", "-s", lab.https("a.test")])
         #expect(result.status == 0)
-        #expect(result.stderr.contains("* HTTPDNS a.test: 127.0.0.2, ::1 (doh \(lab.dohURL), ttl 60)\n"))
+        #expect(result.stderr.contains("* HTTPDNS a.test: 127.0.0.2, ::1 (doh \(lab.dohURL), ttl 60, cache miss)\n"))
         let entry = "* RESOLVE a.test:\(lab.httpsPort):127.0.0.2,[::1]\n"
         let entryAt = try #require(result.stderr.range(of: entry))
         let libcurlAt = try #require(result.stderr.range(of: "Added a.test:\(lab.httpsPort):127.0.0.2"))

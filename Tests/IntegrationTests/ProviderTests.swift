@@ -45,7 +45,7 @@ import Testing
     @Test func signedRequestsNeedTheRightSecret() throws {
         let account = try lab.value("LAB_ALIYUN_SIGNED_ACCOUNT")
         let server = "http://\(try lab.value("LAB_HTTPDNS_IP")):\(try lab.value("LAB_HTTPDNS_HTTP_PORT"))"
-        let unsigned = try ipcurl(["resolve", "--aliyun", account, "--httpdns-server", server, "a.test"])
+        let unsigned = try ipcurl(["resolve", "--no-fallback", "--aliyun", account, "--httpdns-server", server, "a.test"])
         #expect(unsigned.status == 6)
         #expect(unsigned.stderr == "ipcurl: (6) Could not resolve host: a.test (\(server): 'UnsignedInterfaceDisabled' (HTTP 403))\n")
         let wrong = FileManager.default.temporaryDirectory.appendingPathComponent("ipcurl-wrong-secret-\(getpid())").path

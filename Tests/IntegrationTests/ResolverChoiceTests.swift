@@ -31,7 +31,7 @@ import Testing
                                  lab.https("b.test")])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("* HTTPDNS skipped https://127.0.0.1:9/dns-query: Failed to connect"))
-        #expect(result.stderr.contains("(doh \(lab.dohURL), ttl 300)"))
+        #expect(result.stderr.contains("(doh \(lab.dohURL), ttl 300, cache miss)"))
     }
 
     @Test func allDoHServersDownExits6NamingEach() throws {

@@ -9,9 +9,12 @@ struct Run: Sendable {
 }
 
 /// Runs the ipcurl binary that `swift test` built (or `$IPCURL_BIN`, e.g. the release build).
+/// Each run gets an empty answer cache of its own unless `extra` names one in `IPCURL_CACHE_DIR`.
 func ipcurl(_ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:]) throws -> Run {
     var environment = ProcessInfo.processInfo.environment
     environment.removeValue(forKey: "IPCURL_DNS")
+    let scratch = try TemporaryDirectory()
+    environment["IPCURL_CACHE_DIR"] = scratch.path + "/cache"
     environment.merge(extra) { $1 }
     return try run(ipcurlBinary(), arguments, stdin: stdin, environment: environment)
 }
@@ -53,4 +56,19 @@ func run(_ executable: String, _ arguments: [String], stdin: Data? = nil, enviro
     process.waitUntilExit()
     return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                stderr: String(decoding: errData, as: UTF8.self), stdoutBytes: outData)
+}
+
+/// A fresh directory under the system temp dir, removed with everything in it when the value goes away.
+final class TemporaryDirectory: @unchecked Sendable {
+    let path: String
+
+    init() throws {
+        var template = Array((NSTemporaryDirectory() + "/ipcurl-test.XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw LabError("mkdtemp failed")
+        }
+        path = String(cString: made)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
 }

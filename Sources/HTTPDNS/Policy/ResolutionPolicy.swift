@@ -131,7 +131,9 @@ public final class ResolutionPolicy {
     private func fallingBack(_ host: String, port: Int, after failure: CurlError) -> Result<Resolution, CurlError> {
         guard failure == .couldntResolveHost || failure == .operationTimedOut else { return .failure(failure) }
         guard let fallback else { return .failure(CurlError.couldntResolveHost.with(message: failure.message)) }
-        let both = { (second: CurlError) in CurlError.couldntResolveHost.with(message: "\(failure.message); fallback: \(second.message)") }
+        let both = { (second: CurlError) in
+            ResolverFailure.couldNotResolve(host, ResolverFailure.reason(failure, host: host) + "; " + ResolverFailure.reason(second, host: host))
+        }
         do {
             return usable(try fallback.resolve(host, port: port), port: port, cache: .off).map { resolution in
                 var resolution = resolution
@@ -148,11 +150,9 @@ public final class ResolutionPolicy {
     /// The cached answer for every wanted family, fresh or (with ``staleSeconds``) stale, or `nil`.
     private func cached(_ host: String, now: Int64) -> (ResolverAnswer, CacheUse)? {
         guard let cache else { return nil }
-        var records: [CacheRecord] = []
-        for family in families.families {
-            guard let record = cache.record(provider: provider, host: host, family: family, problem: note) else { return nil }
-            records.append(record)
-        }
+        let found = families.families.map { cache.record(provider: provider, host: host, family: $0, problem: note) }
+        let records = found.compactMap { $0 }
+        guard records.count == found.count else { return nil }
         let addresses = records.flatMap(\.addresses)
         let expires = records.map(\.expires).min() ?? 0
         guard !addresses.isEmpty else { return nil }
