@@ -13,6 +13,8 @@ import Testing
         report.microseconds["time_total"] = 1_234_567
         report.microseconds["time_connect"] = 42
         report.exitCode = 0
+        report.dnsSource = "cache"
+        report.microseconds["dns_time"] = 1_500
         return report
     }
 
@@ -23,6 +25,12 @@ import Testing
         #expect(text("%{time_total} %{time_connect} %{time_appconnect}") == "1.234567 0.000042 0.000000")
         #expect(text("%{url_effective} %{exitcode} [%{errormsg}]") == "https://a.test/ 0 []")
         #expect(text("%{size_download}") == "0")
+    }
+
+    @Test func dnsVariablesSayWhereTheAddressesCameFrom() {
+        #expect(text("%{dns_source} %{dns_time}") == "cache 0.001500")
+        #expect(text("[%{dns_source}]") != "[]")
+        #expect(WriteOut("[%{dns_source}] %{dns_time}", report: TransferReport(url: "x")).segments.first?.text == "[] 0.000000")
     }
 
     @Test func escapesAndPercent() {

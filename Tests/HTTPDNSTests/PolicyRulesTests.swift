@@ -1,0 +1,115 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import HTTPDNS
+import CurlKit
+
+/// A provider answering from a table, counting every host it is asked about (from any thread).
+final class CountingResolver: Resolver, Sendable {
+    let table: [String: (addresses: [String], ttl: UInt32, origin: UInt32?)]
+    let failure: CurlError
+    let asked = Mutex<[String]>([])
+
+    init(_ table: [String: (addresses: [String], ttl: UInt32, origin: UInt32?)],
+         failure: CurlError = CurlError.couldntResolveHost.with(message: "Could not resolve host: x (table miss)")) {
+        self.table = table
+        self.failure = failure
+    }
+
+    func resolve(_ host: String, port: Int) throws(CurlError) -> ResolverAnswer {
+        asked.withLock { $0.append(host) }
+        guard let row = table[host] else { throw failure }
+        return ResolverAnswer(host: host, addresses: row.addresses.compactMap { IPAddress($0) }, ttl: row.ttl,
+                              originTTL: row.origin, source: .aliyun(server: "http://table"))
+    }
+}
+
+@Suite struct PolicyRulesTests {
+    let directory = NSTemporaryDirectory() + "ipcurl-policy-" + UUID().uuidString
+    let table = CountingResolver(["a.test": (["10.0.0.1", "::1"], 60, 600), "zero.test": (["10.0.0.3"], 0, nil),
+                                  "v6.test": (["::1"], 60, nil)])
+
+    private func policy(_ resolver: CountingResolver, stale: UInt32 = 0) -> ResolutionPolicy {
+        let policy = ResolutionPolicy(staticEntries: [], providerConfiguration: "table") { resolver }
+        policy.cache = AnswerCache(directory: directory)
+        policy.staleSeconds = stale
+        return policy
+    }
+
+    @Test func aSecondPolicyOnTheSameDirectoryAsksNobody() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let first = try policy(table).resolve(host: "a.test", port: 443)
+        #expect(first.cache == .miss && first.entry?.description == "a.test:443:10.0.0.1,[::1]")
+        let second = try policy(table).resolve(host: "a.test", port: 443)
+        #expect(table.asked.withLock { $0 } == ["a.test"])
+        #expect(second.entry == first.entry && second.sourceName == "cache")
+        guard case .hit(let remaining) = second.cache else { Issue.record("not a hit: \(second.cache)"); return }
+        #expect(remaining > 500, "cached for origin_ttl (600), not ttl (60)")
+    }
+
+    @Test func zeroTTLAnswersAreNotStored() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        _ = try policy(table).resolve(host: "zero.test", port: 443)
+        _ = try policy(table).resolve(host: "zero.test", port: 443)
+        #expect(table.asked.withLock { $0 } == ["zero.test", "zero.test"])
+    }
+
+    @Test func staleAnswersAreServedAndRefreshedOnAnotherThread() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let cache = AnswerCache(directory: directory)
+        let provider = AnswerCache.providerDigest("table")
+        let old = Int64(time(nil)) - 100
+        try cache.store([.v4, .v6].map { family in
+            CacheRecord(host: "a.test", family: family, provider: provider, sourceName: "aliyun", origin: "aliyun old",
+                        addresses: [IPAddress(family == .v4 ? "10.9.9.9" : "::9")!], ttl: 10, stored: old)
+        })
+        #expect(throws: CurlError.couldntResolveHost, "without a grace window the expired record is not used") {
+            try policy(CountingResolver([:])).resolve(host: "a.test", port: 443)
+        }
+        let serving = policy(table, stale: 300)
+        let stale = try serving.resolve(host: "a.test", port: 443)
+        #expect(stale.entry?.description == "a.test:443:10.9.9.9,[::9]")
+        guard case .stale(let by) = stale.cache else { Issue.record("not stale: \(stale.cache)"); return }
+        #expect(by >= 90)
+        let lines = serving.finishRefresh()
+        #expect(lines == ["a.test: refreshed in the background: 10.0.0.1, ::1 (aliyun http://table, ttl 600)"])
+        let refreshed = try policy(table).resolve(host: "a.test", port: 443)
+        #expect(refreshed.entry?.description == "a.test:443:10.0.0.1,[::1]")
+        #expect(table.asked.withLock { $0 } == ["a.test"], "the refresh asked once; the next run hit the new record")
+    }
+
+    @Test func fallbackIsAskedOnlyWhenTheProviderFailed() throws {
+        let system = CountingResolver(["down.test": (["127.0.0.1"], 0, nil), "v6.test": (["10.0.0.6"], 0, nil)])
+        let policy = ResolutionPolicy(staticEntries: [], resolver: table)
+        policy.fallback = system
+        let rescued = try policy.resolve(host: "down.test", port: 443)
+        #expect(rescued.entry?.description == "down.test:443:127.0.0.1")
+        #expect(rescued.fallbackReason == "Could not resolve host: x (table miss)")
+        _ = try policy.resolve(host: "a.test", port: 443)
+        #expect(system.asked.withLock { $0 } == ["down.test"])
+        policy.families = .v4Only
+        #expect(try policy.resolve(host: "v6.test", port: 443).entry?.description == "v6.test:443:10.0.0.6",
+                "no address of the wanted family counts as a failure")
+        #expect(throws: CurlError.couldntResolveHost) { try policy.resolve(host: "nowhere.test", port: 443) }
+    }
+
+    @Test func withoutFallbackEveryFailureIsExit6WithTheReason() {
+        let timeout = CountingResolver([:], failure: CurlError.operationTimedOut.with(message: "resolver command timed out"))
+        let policy = ResolutionPolicy(staticEntries: [], resolver: timeout)
+        #expect(throws: CurlError.couldntResolveHost) { try policy.resolve(host: "a.test", port: 443) }
+        do { _ = try policy.resolve(host: "a.test", port: 443) } catch { #expect(error.message == "resolver command timed out") }
+        let broken = CountingResolver([:], failure: CurlError.notBuiltIn.with(message: "no DES"))
+        let strict = ResolutionPolicy(staticEntries: [], resolver: broken)
+        strict.fallback = table
+        #expect(throws: CurlError.notBuiltIn, "a setup error is not an HTTPDNS failure") {
+            try strict.resolve(host: "a.test", port: 443)
+        }
+    }
+
+    @Test func pinnedEntriesAreFilteredByFamilyToo() throws {
+        let policy = ResolutionPolicy(staticEntries: [try ResolveEntry(parsing: "a.test:443:::1,10.0.0.1")], resolver: table)
+        policy.families = .v6Only
+        #expect(try policy.resolve(host: "a.test", port: 443).entry?.description == "a.test:443:[::1]")
+        #expect(table.asked.withLock { $0 }.isEmpty)
+    }
+}
