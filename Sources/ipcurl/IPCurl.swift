@@ -12,6 +12,8 @@ struct IPCurl: ParsableCommand {
         discussion: """
             Resolvers: --doh, --doh-json, --aliyun, --dnspod, --resolver-cmd, or IPCURL_DNS (e.g. aliyun:139450). \
             Without one, ipcurl asks \(DoHResolver.defaultServers.joined(separator: " then ")) (reached by IP).
+            Answers are cached for their TTL in $IPCURL_CACHE_DIR (else $XDG_CACHE_HOME/ipcurl or ~/.cache/ipcurl): \
+            ipcurl cache list. When every HTTPDNS server fails, the system resolver is asked (--no-fallback: exit 6).
             Request options (curl's names): ipcurl help fetch. Resolve entries for curl: ipcurl help resolve.
             Exit codes are curl's: 2 usage, 3 bad URL, 4 missing feature, 6 cannot resolve, 7 cannot connect, 28 timeout, \
             35 TLS, 60 certificate not verified, 77 CA file problem.

@@ -9,9 +9,12 @@ set -a; . "$("$lab" env)"; set +a
 
 url="https://a.test:$LAB_HTTPS_PORT/"
 pin="a.test:$LAB_HTTPS_PORT:$LAB_IP"
-common=(-s -o /dev/null --cacert "$LAB_CA")
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+# Rows that measure a provider skip the answer cache; the cache rows below use this directory.
+export IPCURL_CACHE_DIR="$out/cache"
+common=(-s -o /dev/null --cacert "$LAB_CA")
+ask=("${common[@]}" --no-dns-cache)
 
 run() {  # run NAME CMD...: hyperfine one command, print "NAME mean±sd ms"
     local name=$1; shift
@@ -35,31 +38,40 @@ run curl-resolve curl "${common[@]}" --resolve "$pin" "$url"
 run ipcurl-resolve "$bin" "${common[@]}" --resolve "$pin" "$url"
 echo "== one HTTPS request resolved over DoH (A+AAAA, HTTP/2) then IP-direct"
 run curl-doh curl "${common[@]}" --doh-url "$LAB_DOH_URL" "$url"
-run ipcurl-doh "$bin" "${common[@]}" --doh "$LAB_DOH_URL" "$url"
+run ipcurl-doh "$bin" "${ask[@]}" --doh "$LAB_DOH_URL" "$url"
 fixture="http://$LAB_HTTPDNS_IP:$LAB_HTTPDNS_HTTP_PORT"
 echo "== one HTTPS request resolved through a vendor HTTPDNS API (python fixture on loopback)"
-run ipcurl-aliyun "$bin" "${common[@]}" --aliyun "$LAB_ALIYUN_ACCOUNT" --httpdns-server "$fixture" "$url"
-run ipcurl-aliyun-signed "$bin" "${common[@]}" --aliyun "$LAB_ALIYUN_SIGNED_ACCOUNT" \
+run ipcurl-aliyun "$bin" "${ask[@]}" --aliyun "$LAB_ALIYUN_ACCOUNT" --httpdns-server "$fixture" "$url"
+run ipcurl-aliyun-signed "$bin" "${ask[@]}" --aliyun "$LAB_ALIYUN_SIGNED_ACCOUNT" \
     --httpdns-secret-file "$LAB_ALIYUN_SECRET_FILE" --httpdns-server "$fixture" "$url"
-run ipcurl-aliyun-https "$bin" "${common[@]}" --aliyun "$LAB_ALIYUN_ACCOUNT" \
+run ipcurl-aliyun-https "$bin" "${ask[@]}" --aliyun "$LAB_ALIYUN_ACCOUNT" \
     --httpdns-server "https://$LAB_HTTPDNS_IP:$LAB_HTTPDNS_ALIYUN_TLS_PORT" "$url"
-run ipcurl-dnspod-aes "$bin" "${common[@]}" --dnspod-id "$LAB_DNSPOD_ID" --dnspod-key-file "$LAB_DNSPOD_AES_KEY_FILE" \
+run ipcurl-dnspod-aes "$bin" "${ask[@]}" --dnspod-id "$LAB_DNSPOD_ID" --dnspod-key-file "$LAB_DNSPOD_AES_KEY_FILE" \
     --httpdns-server "$fixture" "$url"
-run ipcurl-dnspod-des "$bin" "${common[@]}" --dnspod-id "$LAB_DNSPOD_ID" --dnspod-alg des \
+run ipcurl-dnspod-des "$bin" "${ask[@]}" --dnspod-id "$LAB_DNSPOD_ID" --dnspod-alg des \
     --dnspod-key-file "$LAB_DNSPOD_DES_KEY_FILE" --httpdns-server "$fixture" "$url"
-run ipcurl-doh-json "$bin" "${common[@]}" --doh-json "$fixture/resolve" "$url"
+run ipcurl-doh-json "$bin" "${ask[@]}" --doh-json "$fixture/resolve" "$url"
 printf '#!/bin/sh\necho "$1:$2:%s"\n' "$LAB_IP" >"$out/resolver.sh"
 chmod 755 "$out/resolver.sh"
-run ipcurl-resolver-cmd "$bin" "${common[@]}" --resolver-cmd "$out/resolver.sh" "$url"
+run ipcurl-resolver-cmd "$bin" "${ask[@]}" --resolver-cmd "$out/resolver.sh" "$url"
 echo "== resolve only"
-run ipcurl-resolve-cmd "$bin" resolve --cacert "$LAB_CA" --doh "$LAB_DOH_URL" a.test b.test
-run ipcurl-resolve-aliyun5 "$bin" resolve --aliyun "$LAB_ALIYUN_ACCOUNT" --httpdns-server "$fixture" \
+run ipcurl-resolve-cmd "$bin" resolve --no-dns-cache --cacert "$LAB_CA" --doh "$LAB_DOH_URL" a.test b.test
+run ipcurl-resolve-aliyun5 "$bin" resolve --no-dns-cache --aliyun "$LAB_ALIYUN_ACCOUNT" --httpdns-server "$fixture" \
     a.test b.test v6.test cname.test multi.test
+echo "== resolution policy"
+"$bin" "${common[@]}" --aliyun "$LAB_ALIYUN_ACCOUNT" --httpdns-server "$fixture" "$url"   # warm the cache
+run ipcurl-aliyun-cache-hit "$bin" "${common[@]}" --aliyun "$LAB_ALIYUN_ACCOUNT" --httpdns-server "$fixture" "$url"
+run ipcurl-doh-cache-hit "$bin" "${common[@]}" --doh "$LAB_DOH_URL" "$url"
+run ipcurl-fallback-503 "$bin" "${ask[@]}" --aliyun 1 --httpdns-server "http://$LAB_HTTPDNS_IP:$LAB_HTTPDNS_FAIL_PORT" \
+    "https://localhost:$LAB_HTTPS_PORT/"
+run curl-localhost curl "${common[@]}" "https://localhost:$LAB_HTTPS_PORT/"
+run ipcurl-tls-failover "$bin" "${ask[@]}" --aliyun "$LAB_ALIYUN_ACCOUNT" --httpdns-server "$fixture" \
+    "https://failover.test:$LAB_HTTPS_PORT/"
 echo "== peak RSS (KiB)"
 if /usr/bin/env time -f '%M' true >/dev/null 2>&1; then
     echo "curl   --doh-url request  $(rss curl "${common[@]}" --doh-url "$LAB_DOH_URL" "$url")"
-    echo "ipcurl --doh request      $(rss "$bin" "${common[@]}" --doh "$LAB_DOH_URL" "$url")"
-    echo "ipcurl --dnspod-id (AES)  $(rss "$bin" "${common[@]}" --dnspod-id "$LAB_DNSPOD_ID" \
+    echo "ipcurl --doh request      $(rss "$bin" "${ask[@]}" --doh "$LAB_DOH_URL" "$url")"
+    echo "ipcurl --dnspod-id (AES)  $(rss "$bin" "${ask[@]}" --dnspod-id "$LAB_DNSPOD_ID" \
         --dnspod-key-file "$LAB_DNSPOD_AES_KEY_FILE" --httpdns-server "$fixture" "$url")"
 else
     echo "(GNU time not installed: apt-get install time)"

@@ -6,12 +6,14 @@ lab="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lab.sh"
 set -a; . "$("$lab" env)"; set +a
 
 url="https://a.test:$LAB_HTTPS_PORT/"
+trace=$(mktemp)
+cache=$(mktemp -d)
+trap 'rm -rf "$trace" "$cache"' EXIT
+export IPCURL_CACHE_DIR=$cache   # the demo starts with an empty answer cache and leaves none behind
 echo "\$ ipcurl resolve --doh $LAB_DOH_URL --cacert \$LAB_CA --port $LAB_HTTPS_PORT a.test b.test"
 "$bin" resolve --doh "$LAB_DOH_URL" --cacert "$LAB_CA" --port "$LAB_HTTPS_PORT" a.test b.test
 echo
 echo "\$ ipcurl -v --doh $LAB_DOH_URL --cacert \$LAB_CA $url   (trace trimmed to the interesting lines)"
-trace=$(mktemp)
-trap 'rm -f "$trace"' EXIT
 body=$("$bin" -v --doh "$LAB_DOH_URL" --cacert "$LAB_CA" "$url" 2>"$trace")
 grep -E '^\* (HTTPDNS|RESOLVE|Added|Connected|ALPN: server| +subject:| +issuer:| +subjectAltName| +SSL certificate verify)|^> (GET|Host)|^< HTTP' "$trace"
 echo "$body"
@@ -37,3 +39,16 @@ echo "\$ ipcurl --aliyun $LAB_ALIYUN_ACCOUNT --httpdns-server $fixture https://b
 status=0
 "$bin" --aliyun "$LAB_ALIYUN_ACCOUNT" --httpdns-server "$fixture" https://bad-comma.test/ || status=$?
 echo "(exit $status)"
+echo
+echo "Resolution policy. The answer above is cached for its TTL, so a second process asks nobody:"
+echo "\$ ipcurl resolve -v --aliyun $LAB_ALIYUN_SIGNED_ACCOUNT --httpdns-secret-file \$LAB_ALIYUN_SECRET_FILE --httpdns-server $fixture a.test"
+"$bin" resolve -v --aliyun "$LAB_ALIYUN_SIGNED_ACCOUNT" --httpdns-secret-file "$LAB_ALIYUN_SECRET_FILE" \
+    --httpdns-server "$fixture" a.test
+echo "failover.test answers 127.0.0.9 (refuses), 127.0.0.3 (wrong certificate), 127.0.0.2; the request still lands:"
+echo "\$ ipcurl --aliyun $LAB_ALIYUN_ACCOUNT --httpdns-server $fixture --cacert \$LAB_CA -w '%{remote_ip}\\n' https://failover.test:$LAB_HTTPS_PORT/"
+"$bin" --aliyun "$LAB_ALIYUN_ACCOUNT" --httpdns-server "$fixture" --cacert "$LAB_CA" -w '%{remote_ip}\n' \
+    "https://failover.test:$LAB_HTTPS_PORT/"
+failing="http://$LAB_HTTPDNS_IP:$LAB_HTTPDNS_FAIL_PORT"
+echo "When every HTTPDNS server fails, the system resolver is asked, and the certificate is still checked:"
+echo "\$ ipcurl --aliyun 1 --httpdns-server $failing --cacert \$LAB_CA -w '%{dns_source}\\n' https://localhost:$LAB_HTTPS_PORT/"
+"$bin" --aliyun 1 --httpdns-server "$failing" --cacert "$LAB_CA" -w '%{dns_source}\n' "https://localhost:$LAB_HTTPS_PORT/"
