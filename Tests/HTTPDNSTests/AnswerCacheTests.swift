@@ -102,3 +102,12 @@ import Testing
         #expect(AddressFamilies.v6Only.ordered(mixed).map(\.description) == ["::1", "2001:db8::1"])
     }
 }
+
+@Suite struct CacheKeyHashTests {
+    @Test func matchesPublishedFNV1a128Vectors() {
+        // FNV-1a 128-bit test values (draft-eastlake-fnv): "" is the offset basis; "a" and "foobar" as published.
+        #expect(CacheKeyHash.hex("") == "6c62272e07bb014262b821756295c58d")
+        #expect(CacheKeyHash.hex("a") == "d228cb696f1a8caf78912b704e4a8964")
+        #expect(CacheKeyHash.hex("foobar") == "343e1662793c64bf6f0d3597ba446f18")
+    }
+}

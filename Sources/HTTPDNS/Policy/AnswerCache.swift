@@ -28,7 +28,7 @@ public struct AnswerCache: Sendable {
     }
 
     /// The provider digest stored in records for a provider configuration string.
-    public static func providerDigest(_ configuration: String) -> String { MD5.hex(configuration) }
+    public static func providerDigest(_ configuration: String) -> String { CacheKeyHash.hex(configuration) }
 
     /// The record for `host` and `family` from `provider` (a digest), or `nil`; a corrupt or foreign file is
     /// reported through `problem` and treated as absent.
@@ -100,7 +100,7 @@ public struct AnswerCache: Sendable {
     private static let temporaryPrefix = ".tmp."
 
     func path(provider: String, host: String, family: IPAddress.Family) -> String {
-        directory + "/" + MD5.hex("\(provider) \(host) \(family.cacheName)") + Self.suffix
+        directory + "/" + CacheKeyHash.hex("\(provider) \(host) \(family.cacheName)") + Self.suffix
     }
 
     private func entryNames(includingTemporary: Bool = false) -> [String] {
