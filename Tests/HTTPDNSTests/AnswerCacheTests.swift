@@ -85,6 +85,23 @@ import Testing
         #expect(cache.list().problems == ["\(a): name does not match its key"])
     }
 
+    @Test func filesOthersCouldHaveWrittenAreNotTrusted() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try cache.store([record("a.test", .v4, "10.0.0.1")])
+        let path = cache.path(provider: provider, host: "a.test", family: .v4)
+        try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: path)
+        var problems: [String] = []
+        #expect(cache.record(provider: provider, host: "a.test", family: .v4) { problems.append($0) } == nil)
+        #expect(problems == ["ignoring cache file \(path): writable by group or others"])
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+        #expect(cache.record(provider: provider, host: "a.test", family: .v4) { problems.append($0) } != nil)
+        if geteuid() == 0 {  // only root can hand a file to another user
+            try FileManager.default.setAttributes([.ownerAccountID: 65534], ofItemAtPath: path)
+            #expect(cache.record(provider: provider, host: "a.test", family: .v4) { problems.append($0) } == nil)
+            #expect(problems.last == "ignoring cache file \(path): owned by uid 65534, not by this user")
+        }
+    }
+
     @Test func defaultDirectoryFollowsTheDocumentedPrecedence() {
         #expect(AnswerCache.defaultDirectory(cacheDir: "/c", xdgCacheHome: "/x", home: "/h") == "/c")
         #expect(AnswerCache.defaultDirectory(cacheDir: "", xdgCacheHome: "/x", home: "/h") == "/x/ipcurl")

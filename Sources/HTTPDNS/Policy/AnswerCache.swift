@@ -10,7 +10,8 @@ import Darwin
 ///   one, never half of one.
 /// - Writers (and `clear`) hold an exclusive `flock` on `DIR/.lock`, so many ipcurl processes can share the
 ///   directory.
-/// - A file that does not parse is reported and treated as absent; the next answer rewrites it.
+/// - A file that does not parse, or that another user or group could have written, is reported and treated as
+///   absent; the next answer rewrites it.
 /// - SeeAlso: `rename(2)`, `flock(2)`.
 public struct AnswerCache: Sendable {
     /// The cache directory (created with mode 0700 on first write).
@@ -124,6 +125,12 @@ public struct AnswerCache: Sendable {
             throw CacheFileError("cannot open: \(reason())")
         }
         defer { close(descriptor) }
+        // Addresses from a file someone else could have written are not trusted (plain http:// has no certificate
+        // to catch a planted entry).
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw CacheFileError("cannot stat: \(reason())") }
+        guard info.st_uid == geteuid() else { throw CacheFileError("owned by uid \(info.st_uid), not by this user") }
+        guard info.st_mode & 0o022 == 0 else { throw CacheFileError("writable by group or others") }
         var bytes = [UInt8](repeating: 0, count: CacheRecord.maximumSize + 1)
         var count = 0
         while count < bytes.count {
