@@ -71,6 +71,7 @@ echo "== peak RSS (KiB)"
 if /usr/bin/env time -f '%M' true >/dev/null 2>&1; then
     echo "curl   --doh-url request  $(rss curl "${common[@]}" --doh-url "$LAB_DOH_URL" "$url")"
     echo "ipcurl --doh request      $(rss "$bin" "${ask[@]}" --doh "$LAB_DOH_URL" "$url")"
+    echo "ipcurl cache-hit request  $(rss "$bin" "${common[@]}" --doh "$LAB_DOH_URL" "$url")"
     echo "ipcurl --dnspod-id (AES)  $(rss "$bin" "${ask[@]}" --dnspod-id "$LAB_DNSPOD_ID" \
         --dnspod-key-file "$LAB_DNSPOD_AES_KEY_FILE" --httpdns-server "$fixture" "$url")"
 else
