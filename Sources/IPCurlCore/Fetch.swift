@@ -56,6 +56,7 @@ private struct FetchRun {
     mutating func perform() -> CurlError? {
         let policy = request.resolver.policy(transport: request.transport)
         if request.verbose { policy.note = { [log] in log.write("* HTTPDNS \($0)\n") } }
+        defer { verbose(policy.finishRefresh().map { "* HTTPDNS \($0)\n" }.joined()) }
         do throws(CurlError) {
             let url = try CurlURL(request.url)
             guard url.scheme == "https" || url.scheme == "http" else {
@@ -89,10 +90,8 @@ private struct FetchRun {
                 }
             }
         } catch {
-            verbose(policy.finishRefresh().map { "* HTTPDNS \($0)\n" }.joined())
             return error
         }
-        verbose(policy.finishRefresh().map { "* HTTPDNS \($0)\n" }.joined())
         return nil
     }
 

@@ -52,8 +52,6 @@ public final class ResolutionPolicy {
         makeResolver = nil
     }
 
-    deinit { _ = finishRefresh() }
-
     /// Resolves `host` for a connection to `port`. Throws exit 6 for a host that is not a plain DNS name.
     public func resolve(host: String, port: Int) throws(CurlError) -> Resolution {
         try resolve(hosts: [host], port: port)[0].get()
@@ -102,7 +100,7 @@ public final class ResolutionPolicy {
         }
     }
 
-    /// Waits for a background refresh, if one runs, and returns its `-v` lines.
+    /// Waits for a background refresh, if one runs, and returns its `-v` lines. A policy that goes away waits too.
     public func finishRefresh() -> [String] {
         defer { refresh = nil }
         return refresh?.wait() ?? []
