@@ -46,7 +46,8 @@ import Testing
 }
 
 @Suite struct AnswerCacheTests {
-    let directory = NSTemporaryDirectory() + "ipcurl-cache-" + UUID().uuidString + "/nested"
+    let root = NSTemporaryDirectory() + "ipcurl-cache-" + UUID().uuidString
+    var directory: String { root + "/nested" }
     var cache: AnswerCache { AnswerCache(directory: directory) }
     let provider = AnswerCache.providerDigest("doh https://1.1.1.1/dns-query")
 
@@ -56,7 +57,7 @@ import Testing
     }
 
     @Test func storesReadsListsAndClears() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        defer { try? FileManager.default.removeItem(atPath: root) }
         try cache.store([record("b.test", .v4, "10.0.0.2"), record("a.test", .v6, "::2"), record("a.test", .v4, "10.0.0.1")])
         var problems: [String] = []
         #expect(cache.record(provider: provider, host: "a.test", family: .v4) { problems.append($0) }?.addresses == [IPAddress("10.0.0.1")!])
@@ -73,7 +74,7 @@ import Testing
     }
 
     @Test func aFileUnderAnotherKeysNameIsForeign() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        defer { try? FileManager.default.removeItem(atPath: root) }
         try cache.store([record("a.test", .v4, "10.0.0.1"), record("b.test", .v4, "10.0.0.2")])
         let a = cache.path(provider: provider, host: "a.test", family: .v4)
         let b = cache.path(provider: provider, host: "b.test", family: .v4)
@@ -86,7 +87,7 @@ import Testing
     }
 
     @Test func filesOthersCouldHaveWrittenAreNotTrusted() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        defer { try? FileManager.default.removeItem(atPath: root) }
         try cache.store([record("a.test", .v4, "10.0.0.1")])
         let path = cache.path(provider: provider, host: "a.test", family: .v4)
         try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: path)
