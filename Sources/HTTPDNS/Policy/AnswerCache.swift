@@ -121,7 +121,7 @@ public struct AnswerCache: Sendable {
     private static func read(_ path: String) throws(CacheFileError) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else {
-            if errno == ENOENT { return nil }
+            if errno == ENOENT || errno == ENOTDIR { return nil }
             throw CacheFileError("cannot open: \(reason())")
         }
         defer { close(descriptor) }
