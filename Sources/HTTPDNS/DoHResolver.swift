@@ -55,7 +55,7 @@ public struct DoHResolver: Resolver {
                     return .serverFailed(error.description)
                 }
             }
-            guard let ttl else { return .definite(negatives.first ?? "no A or AAAA records") }
+            guard let ttl else { return .noRecords(negatives.first ?? "no A or AAAA records") }
             return .answer(ParsedAnswer(host: host, addresses: addresses, ttl: ttl))
         }
         return reply.value.answer(source: .doh(server: reply.server), skipped: reply.skipped)

@@ -25,6 +25,12 @@ public enum ResolverFailure {
         CurlError.couldntResolveHost.with(message: "Could not resolve host: \(host) (\(reason))")
     }
 
+    /// Exit 6 for a provider's definite answer that the name has no usable records (NXDOMAIN, no A or AAAA):
+    /// marked ``CurlError/isAuthoritative``, so the policy does not ask the system resolver instead.
+    public static func noRecords(_ host: String, _ reason: String) -> CurlError {
+        couldNotResolve(host, reason).authoritative()
+    }
+
     /// The `REASON` of a ``couldNotResolve(_:_:)`` error for `host`, or the whole message for any other error.
     public static func reason(_ error: CurlError, host: String) -> String {
         let prefix = "Could not resolve host: \(host) ("

@@ -55,6 +55,7 @@ private struct FetchRun {
 
     mutating func perform() -> CurlError? {
         let policy = request.resolver.policy(transport: request.transport)
+        policy.deadline = request.transport.timeoutMS.map { start + .milliseconds($0) }
         if request.verbose { policy.note = { [log] in log.write("* HTTPDNS \($0)\n") } }
         defer { verbose(policy.finishRefresh().map { "* HTTPDNS \($0)\n" }.joined()) }
         do throws(CurlError) {

@@ -39,7 +39,7 @@ public struct ResolverSettings: Sendable {
     public func policy(transport: TransportOptions) -> ResolutionPolicy {
         var budgeted = transport
         budgeted.timeoutMS = min(transport.timeoutMS ?? dnsTimeoutMS, dnsTimeoutMS)
-        let policy = ResolutionPolicy(staticEntries: staticEntries, providerConfiguration: providerConfiguration) {
+        let policy = ResolutionPolicy(staticEntries: staticEntries, providerConfiguration: providerConfiguration(transport)) {
             [budgeted] () throws(CurlError) -> any Resolver in try resolver(transport: budgeted)
         }
         policy.families = families
@@ -49,8 +49,15 @@ public struct ResolverSettings: Sendable {
         return policy
     }
 
-    /// What identifies the provider in cache keys: kind, account, servers, mode and client IP; never a secret.
-    var providerConfiguration: String {
+    /// What identifies the provider in cache keys: kind, account, servers, mode, client IP and the TLS trust the
+    /// answers were fetched under (`-k`, `--cacert`), so an unverified answer never serves a verified run; never
+    /// a secret.
+    func providerConfiguration(_ transport: TransportOptions) -> String {
+        let trust = (transport.insecure ? " insecure" : "") + (transport.caFile.map { " cacert=\($0)" } ?? "")
+        return providerKind + trust
+    }
+
+    private var providerKind: String {
         let servers = httpdnsServers.joined(separator: " ")
         let ecs = clientIP.map { " ecs \($0)" } ?? ""
         switch provider {

@@ -23,7 +23,7 @@ import Testing
         ("127.0.0.2", "127.0.0.2,127.0.0.3"), ("127.0.0.2", "127.0.0.2:443"), ("127.0.0.2", "::1"),
         ("ttl 60", "ttl 90000"), ("ttl 60", "ttl -1"), ("host a.test", "host a.test:443:10.9.9.9"),
         ("source aliyun", "source static"), ("family v4", "family v5"), ("ipcurl-dns-cache 1", "ipcurl-dns-cache 2"),
-        ("stored 1700000000", "stored soon"),
+        ("stored 1700000000", "stored soon"), ("stored 1700000000", "stored 9223372036854775807"),
     ])
     func tamperedFieldsAreRejected(_ change: (String, String)) {
         let text = record.text.replacingOccurrences(of: change.0, with: change.1)
@@ -83,7 +83,7 @@ import Testing
         var problems: [String] = []
         #expect(cache.record(provider: provider, host: "a.test", family: .v4) { problems.append($0) } == nil)
         #expect(problems == ["ignoring cache file \(a): holds another key (b.test v4)"])
-        #expect(cache.list().problems == ["\(a): name does not match its key"])
+        #expect(cache.list().problems == ["ignoring cache file \(a): name does not match its key"])
     }
 
     @Test func filesOthersCouldHaveWrittenAreNotTrusted() throws {
@@ -101,6 +101,35 @@ import Testing
             #expect(cache.record(provider: provider, host: "a.test", family: .v4) { problems.append($0) } == nil)
             #expect(problems.last == "ignoring cache file \(path): owned by uid 65534, not by this user")
         }
+    }
+
+    @Test func aPlantedFIFOOrAnOpenDirectoryIsRefusedWithoutHanging() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try cache.store([record("b.test", .v4, "10.0.0.2")])
+        let path = cache.path(provider: provider, host: "a.test", family: .v4)
+        #expect(mkfifo(path, 0o600) == 0)
+        var problems: [String] = []
+        #expect(cache.record(provider: provider, host: "a.test", family: .v4) { problems.append($0) } == nil)
+        #expect(problems == ["ignoring cache file \(path): not a regular file"])
+        #expect(chmod(directory, 0o777) == 0)
+        problems = []
+        #expect(cache.record(provider: provider, host: "b.test", family: .v4) { problems.append($0) } == nil)
+        #expect(problems == ["cache directory \(directory) not used: writable by group or others"])
+        #expect(throws: CacheFileError.self) { try cache.store([record("c.test", .v4, "10.0.0.3")]) }
+        #expect(cache.list().records.isEmpty)
+    }
+
+    @Test func aBusyLockSkipsTheWriteInsteadOfStalling() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try cache.store([record("a.test", .v4, "10.0.0.1")])
+        let holder = open(directory + "/.lock", O_RDWR)
+        defer { close(holder) }
+        #expect(flock(holder, LOCK_EX) == 0)
+        let started = ContinuousClock.now
+        #expect(throws: CacheFileError.self) { try cache.store([record("b.test", .v4, "10.0.0.2")]) }
+        #expect(ContinuousClock.now - started < .seconds(2))
+        flock(holder, LOCK_UN)
+        try cache.store([record("b.test", .v4, "10.0.0.2")])
     }
 
     @Test func defaultDirectoryFollowsTheDocumentedPrecedence() {

@@ -45,6 +45,8 @@ final class CountingResolver: Resolver, Sendable {
         #expect(second.entry == first.entry && second.sourceName == "cache")
         guard case .hit(let remaining) = second.cache else { Issue.record("not a hit: \(second.cache)"); return }
         #expect(remaining > 500, "cached for origin_ttl (600), not ttl (60)")
+        let uncached = try ResolutionPolicy(staticEntries: [], resolver: table).resolve(host: "a.test", port: 443)
+        #expect(uncached.cache == .off, "no cache, no 'cache miss'")
     }
 
     @Test func zeroTTLAnswersAreNotStored() throws {
@@ -79,31 +81,60 @@ final class CountingResolver: Resolver, Sendable {
     }
 
     @Test func fallbackIsAskedOnlyWhenTheProviderFailed() throws {
-        let system = CountingResolver(["down.test": (["127.0.0.1"], 0, nil), "v6.test": (["10.0.0.6"], 0, nil)])
+        let system = CountingResolver(["down.test": (["127.0.0.1"], 0, nil), "v6.test": (["10.0.0.6"], 0, nil),
+                                       "gone.test": (["10.0.0.7"], 0, nil)])
         let policy = ResolutionPolicy(staticEntries: [], resolver: table)
         policy.fallback = system
         let rescued = try policy.resolve(host: "down.test", port: 443)
         #expect(rescued.entry?.description == "down.test:443:127.0.0.1")
         #expect(rescued.fallbackReason == "Could not resolve host: x (table miss)")
         _ = try policy.resolve(host: "a.test", port: 443)
-        #expect(system.asked.withLock { $0 } == ["down.test"])
         policy.families = .v4Only
-        #expect(try policy.resolve(host: "v6.test", port: 443).entry?.description == "v6.test:443:10.0.0.6",
-                "no address of the wanted family counts as a failure")
-        #expect(throws: CurlError.couldntResolveHost) { try policy.resolve(host: "nowhere.test", port: 443) }
+        #expect(throws: CurlError.couldntResolveHost, "an answer without the wanted family is definite") {
+            try policy.resolve(host: "v6.test", port: 443)
+        }
+        let negative = CountingResolver([:], failure: ResolverFailure.noRecords("gone.test", "doh: NXDOMAIN"))
+        let trusting = ResolutionPolicy(staticEntries: [], resolver: negative)
+        trusting.fallback = system
+        #expect(throws: CurlError.couldntResolveHost, "NXDOMAIN is an answer, not a failure") {
+            try trusting.resolve(host: "gone.test", port: 443)
+        }
+        #expect(system.asked.withLock { $0 } == ["down.test"])
+        let late = ResolutionPolicy(staticEntries: [], resolver: table)
+        late.fallback = system
+        late.deadline = ContinuousClock.now - .seconds(1)
+        #expect(throws: CurlError.couldntResolveHost, "no fallback once --max-time ran out") {
+            try late.resolve(host: "down.test", port: 443)
+        }
+        #expect(system.asked.withLock { $0 } == ["down.test"])
     }
 
-    @Test func withoutFallbackEveryFailureIsExit6WithTheReason() {
+    @Test func withoutFallbackTheProvidersErrorStands() {
         let timeout = CountingResolver([:], failure: CurlError.operationTimedOut.with(message: "resolver command timed out"))
         let policy = ResolutionPolicy(staticEntries: [], resolver: timeout)
-        #expect(throws: CurlError.couldntResolveHost) { try policy.resolve(host: "a.test", port: 443) }
-        do { _ = try policy.resolve(host: "a.test", port: 443) } catch { #expect(error.message == "resolver command timed out") }
+        do { _ = try policy.resolve(host: "a.test", port: 443) } catch {
+            #expect(error == .operationTimedOut && error.message == "resolver command timed out")
+        }
         let broken = CountingResolver([:], failure: CurlError.notBuiltIn.with(message: "no DES"))
         let strict = ResolutionPolicy(staticEntries: [], resolver: broken)
         strict.fallback = table
         #expect(throws: CurlError.notBuiltIn, "a setup error is not an HTTPDNS failure") {
             try strict.resolve(host: "a.test", port: 443)
         }
+    }
+
+    @Test func recordsFromTheFutureAreNotTrusted() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let provider = AnswerCache.providerDigest("table")
+        try AnswerCache(directory: directory).store([.v4, .v6].map { family in
+            CacheRecord(host: "a.test", family: family, provider: provider, sourceName: "aliyun", origin: "aliyun old",
+                        addresses: [IPAddress(family == .v4 ? "10.9.9.9" : "::9")!], ttl: 60, stored: Int64(time(nil)) + 100_000)
+        })
+        let policy = policy(table)
+        var notes: [String] = []
+        policy.note = { notes.append($0) }
+        #expect(try policy.resolve(host: "a.test", port: 443).entry?.description == "a.test:443:10.0.0.1,[::1]")
+        #expect(notes.count == 1 && notes[0].hasPrefix("ignoring the cached answer for a.test: stored ") && notes[0].contains("s in the future"), "\(notes)")
     }
 
     @Test func pinnedEntriesAreFilteredByFamilyToo() throws {

@@ -57,7 +57,7 @@ import Testing
     }
 
     @Test func aliyunEmptyListsAreADefiniteNoAnswer() throws {
-        guard case .definite(let why) = try aliyun(#"{"host":"a.test","ips":[],"ipsv6":[],"ttl":60}"#) else {
+        guard case .noRecords(let why) = try aliyun(#"{"host":"a.test","ips":[],"ipsv6":[],"ttl":60}"#) else {
             Issue.record("empty lists accepted")
             return
         }
@@ -87,7 +87,7 @@ import Testing
 
     @Test(arguments: ["", "0", "0-0", "\n"])
     func dnspodNoRecord(_ body: String) {
-        guard case .definite = DNSPodResolver.answer(body, for: "a.test") else {
+        guard case .noRecords = DNSPodResolver.answer(body, for: "a.test") else {
             Issue.record("\(body.debugDescription) was not a definite no-record answer")
             return
         }
@@ -119,7 +119,7 @@ import Testing
     }
 
     @Test func dohJSONStatuses() {
-        guard case .definite(let why) = dohJSON(#"{"Status":3}"#) else { Issue.record("NXDOMAIN not definite"); return }
+        guard case .noRecords(let why) = dohJSON(#"{"Status":3}"#) else { Issue.record("NXDOMAIN not definite"); return }
         #expect(why == "NXDOMAIN")
         guard case .serverFailed(let failed) = dohJSON(#"{"Status":2}"#) else { Issue.record("SERVFAIL accepted"); return }
         #expect(failed == "DNS status 2")

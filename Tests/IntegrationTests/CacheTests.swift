@@ -144,6 +144,16 @@ import Testing
         #expect(listed.status == 0 && listed.stdout.isEmpty)
     }
 
+    @Test func answersFetchedWithoutVerificationNeverServeAVerifiedRun() throws {
+        let host = fresh("trust")
+        let tls = try Provider.dohJSON.arguments(lab).filter { $0 != "--cacert" && $0 != lab.ca }
+        let insecure = try ipcurl(["resolve", "-k"] + tls + [host], environment: environment)
+        #expect(insecure.status == 0, "\(insecure.stderr)")
+        let verified = try ipcurl(["resolve", "-v", "--cacert", lab.ca] + tls + [host], environment: environment)
+        #expect(verified.stderr.contains(", cache miss)"), "\(verified.stderr)")
+        #expect(try queries(host) == 4, "A and AAAA, twice")
+    }
+
     @Test func providersDoNotShareEntries() throws {
         let host = fresh("providers")
         _ = try ipcurl(["resolve"] + aliyun + [host], environment: environment)

@@ -97,6 +97,13 @@ import Testing
         #expect(lenient.stdout.hasPrefix("vhost=localhost") && lenient.stdout.hasSuffix("system"))
     }
 
+    @Test func aDefiniteNoRecordsAnswerIsTrustedNotSecondGuessed() throws {
+        // The fixture has no records for localhost; the system resolver would find it, but HTTPDNS said no.
+        let result = try ipcurl(aliyun + [lab.https("localhost")])
+        #expect(result.status == 6)
+        #expect(result.stderr.hasSuffix(": no A or AAAA records)\n") && !result.stderr.contains("system DNS"), "\(result.stderr)")
+    }
+
     @Test func ipv6OnlyConnectsOverLoopbackV6() throws {
         let forced = try ipcurl(aliyun + ["-6", "-v", "-w", "%{remote_ip}", lab.https("a.test")])
         #expect(forced.status == 0, "\(forced.stderr)")

@@ -9,6 +9,8 @@ public struct CacheRecord: Sendable, Equatable {
     static let magic = "ipcurl-dns-cache 1"
     /// Files larger than this are not cache files.
     static let maximumSize = 4096
+    /// The latest store time a file may claim (2^40 s, about the year 36800), so no expiry arithmetic overflows.
+    static let latestTime: Int64 = 1 << 40
 
     /// The host name, normalized.
     public let host: String
@@ -75,7 +77,9 @@ public struct CacheRecord: Sendable, Equatable {
         guard let ttl = values["ttl"].flatMap({ UInt32($0) }), ttl <= ResolverAnswer.maximumTTL else {
             throw CacheFileError("bad ttl")
         }
-        guard let stored = values["stored"].flatMap({ Int64($0) }), stored >= 0 else { throw CacheFileError("bad time") }
+        guard let stored = values["stored"].flatMap({ Int64($0) }), (0...Self.latestTime).contains(stored) else {
+            throw CacheFileError("bad time")
+        }
         var addresses: [IPAddress] = []
         for field in (values["addresses"] ?? "").split(separator: " ", omittingEmptySubsequences: false) where !field.isEmpty {
             guard let address = IPAddress(field), address.family == family else {

@@ -10,8 +10,9 @@ import CurlKit
 /// 2. a fresh cached answer is used as is; with ``staleSeconds``, an expired one is used at once while a
 ///    background query refreshes it;
 /// 3. the HTTPDNS provider is asked, and its answer is cached for its TTL (`origin_ttl` where given);
-/// 4. when every HTTPDNS server failed (error, timeout, rejected answer, no usable address), the ``fallback``
-///    resolver is asked.
+/// 4. when every HTTPDNS server failed (error, timeout, rejected answer), the ``fallback`` resolver is asked.
+///    A definite answer (NXDOMAIN, no records, no address of the wanted family) is trusted, not second-guessed
+///    by the system resolver that HTTPDNS is there to avoid.
 ///
 /// Every answer is then restricted to ``families`` (IPv4 first) before it becomes a ``ResolveEntry``.
 /// It deals only in validated values, never in libcurl types. Not `Sendable`: it owns the provider's handles.
@@ -27,6 +28,8 @@ public final class ResolutionPolicy {
     public var staleSeconds: UInt32 = 0
     /// Asked when the provider failed; `nil` (the default) makes a provider failure final.
     public var fallback: (any Resolver)?
+    /// After this instant the fallback is not started (the request's `--max-time` has run out).
+    public var deadline: ContinuousClock.Instant?
     /// Receives one `-v` line (without prefix or newline) per cache problem and background refresh.
     public var note: (String) -> Void = { _ in }
 
@@ -89,7 +92,7 @@ public final class ResolutionPolicy {
             var fresh: [CacheRecord] = []
             for (slot, answer) in zip(pending, answers) {
                 if case .success(let answer) = answer { fresh += Self.records(for: answer, provider: provider, now: now) }
-                results[slot.index] = answer.flatMap { usable($0, port: port, cache: .miss) }
+                results[slot.index] = answer.flatMap { usable($0, port: port, cache: cache == nil ? .off : .miss) }
                     .flatMapError { fallingBack(slot.name, port: port, after: $0) }
             }
             save(fresh)
@@ -120,15 +123,16 @@ public final class ResolutionPolicy {
         let addresses = families.ordered(answer.addresses)
         guard let entry = ResolveEntry(host: answer.host, port: port, addresses: addresses) else {
             let had = answer.addresses.map(\.description).joined(separator: ", ")
-            return .failure(ResolverFailure.couldNotResolve(answer.host, "no \(families.wanted) address from \(answer.source.name): \(had)"))
+            return .failure(ResolverFailure.noRecords(answer.host, "no \(families.wanted) address from \(answer.source.name): \(had)"))
         }
         return .success(Resolution(entry: entry, answer: answer, cache: use))
     }
 
-    /// The fallback's resolution after the provider failed with `error`, or the error when there is none.
+    /// The fallback's resolution after the provider failed with `failure`, or `failure` itself when it was a
+    /// definite answer or a setup error, when there is no fallback, or when the deadline has passed.
     private func fallingBack(_ host: String, port: Int, after failure: CurlError) -> Result<Resolution, CurlError> {
-        guard failure == .couldntResolveHost || failure == .operationTimedOut else { return .failure(failure) }
-        guard let fallback else { return .failure(CurlError.couldntResolveHost.with(message: failure.message)) }
+        guard failure == .couldntResolveHost || failure == .operationTimedOut, !failure.isAuthoritative, let fallback,
+              deadline.map({ ContinuousClock.now < $0 }) ?? true else { return .failure(failure) }
         let both = { (second: CurlError) in
             ResolverFailure.couldNotResolve(host, ResolverFailure.reason(failure, host: host) + "; " + ResolverFailure.reason(second, host: host))
         }
@@ -151,6 +155,10 @@ public final class ResolutionPolicy {
         let found = families.families.map { cache.record(provider: provider, host: host, family: $0, problem: note) }
         let records = found.compactMap { $0 }
         guard records.count == found.count else { return nil }
+        if let future = records.first(where: { $0.stored > now + Self.clockSkew }) {
+            note("ignoring the cached answer for \(host): stored \(future.stored - now) s in the future (was the clock changed?)")
+            return nil
+        }
         let addresses = records.flatMap(\.addresses)
         let expires = records.map(\.expires).min() ?? 0
         guard !addresses.isEmpty else { return nil }
@@ -207,4 +215,7 @@ public final class ResolutionPolicy {
     }
 
     static func now() -> Int64 { Int64(time(nil)) }
+
+    /// How far in the future a record's store time may lie before the record is distrusted.
+    static let clockSkew: Int64 = 300
 }

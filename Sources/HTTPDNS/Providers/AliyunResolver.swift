@@ -75,6 +75,7 @@ public struct AliyunResolver: Resolver {
             }
             switch Self.answer(entries, for: host) {
             case .answer(let parsed): return .success(parsed.answer(source: .aliyun(server: reply.server), skipped: reply.skipped))
+            case .noRecords(let reason): return .failure(ResolverFailure.noRecords(host, "\(reply.server): \(reason)"))
             case .definite(let reason), .serverFailed(let reason):
                 return .failure(ResolverFailure.couldNotResolve(host, "\(reply.server): \(reason)"))
             }
@@ -154,7 +155,7 @@ public struct AliyunResolver: Resolver {
         } catch {
             return .serverFailed(error.reason)
         }
-        guard let ttl else { return .definite("no A or AAAA records") }
+        guard let ttl else { return .noRecords("no A or AAAA records") }
         return .answer(ParsedAnswer(host: host, addresses: v4 + v6, ttl: ttl, originTTL: origin))
     }
 }

@@ -81,7 +81,7 @@ public struct CommandResolver: Resolver, Sendable {
         do { addresses = try Self.addresses(in: completed.output, host: name, port: port) } catch {
             throw ResolverFailure.couldNotResolve(name, "\(label): \(error.reason)")
         }
-        guard !addresses.isEmpty else { throw ResolverFailure.couldNotResolve(name, "\(label): no addresses\(stderrLine)") }
+        guard !addresses.isEmpty else { throw ResolverFailure.noRecords(name, "\(label): no addresses\(stderrLine)") }
         return ResolverAnswer(host: name, addresses: addresses, ttl: 0, source: .command(programName))
     }
 

@@ -113,7 +113,7 @@ public struct DNSPodResolver: Resolver {
                 return .serverFailed("unexpected \(ResolveEntry.quoted(String(rest.prefix(64)))) after the addresses")
             }
         }
-        guard let ttl, !addresses.isEmpty else { return .definite("no A or AAAA records") }
+        guard let ttl, !addresses.isEmpty else { return .noRecords("no A or AAAA records") }
         return .answer(ParsedAnswer(host: host, addresses: addresses, ttl: ttl))
     }
 }

@@ -28,10 +28,11 @@ public struct DoHJSONResolver: Resolver {
                     addresses += found.addresses
                     if !found.addresses.isEmpty { ttl = min(ttl ?? found.ttl, found.ttl) }
                 case .definite(let reason): return .definite(reason)
+                case .noRecords(let reason): return .noRecords(reason)
                 case .serverFailed(let reason): return .serverFailed(reason)
                 }
             }
-            guard let ttl else { return .definite("no A or AAAA records") }
+            guard let ttl else { return .noRecords("no A or AAAA records") }
             return .answer(ParsedAnswer(host: host, addresses: addresses, ttl: ttl))
         }
         return reply.value.answer(source: .dohJSON(server: reply.server), skipped: reply.skipped)
@@ -49,7 +50,7 @@ public struct DoHJSONResolver: Resolver {
         do { document = try JSONValue.parse(response.body) } catch { return .serverFailed(error.description) }
         do {
             let status = try AnswerFields.integer(document, "Status").get()
-            if status == 3 { return .definite("NXDOMAIN") }
+            if status == 3 { return .noRecords("NXDOMAIN") }
             guard status == 0 else { return .serverFailed("DNS status \(status)") }
             let records = try Self.answerRecords(document)
             return try .answer(Self.follow(records, from: host, type: type))

@@ -43,8 +43,10 @@ public final class HTTPDNSClient {
     public enum Verdict<Value> {
         /// A usable answer.
         case answer(Value)
-        /// A definite failure every server would repeat (no records, bad account): stop asking.
+        /// A definite failure every server would repeat (a bad account, a refused signature): stop asking.
         case definite(String)
+        /// The name has no records (NXDOMAIN, no A or AAAA): an answer, not a fault. Stop asking.
+        case noRecords(String)
         /// This server's answer is unusable: try the next one.
         case serverFailed(String)
     }
@@ -87,12 +89,14 @@ public final class HTTPDNSClient {
     public enum Failure: Error {
         case curl(CurlError)
         case unresolved(String)
+        case noRecords(String)
 
         /// The exit-6 error for `host` (or the setup error as it is).
         public func error(for host: String) -> CurlError {
             switch self {
             case .curl(let error): error
             case .unresolved(let reason): ResolverFailure.couldNotResolve(host, reason)
+            case .noRecords(let reason): ResolverFailure.noRecords(host, reason)
             }
         }
     }
@@ -117,6 +121,7 @@ public final class HTTPDNSClient {
             switch verdict {
             case .answer(let value): return (value, server.label, skipped)
             case .definite(let reason): throw .unresolved("\(server.label): \(reason)")
+            case .noRecords(let reason): throw .noRecords("\(server.label): \(reason)")
             case .serverFailed(let reason):
                 failed.insert(index)
                 skipped.append("\(server.label): \(reason)")
@@ -171,6 +176,7 @@ extension HTTPDNSClient.Verdict {
         switch self {
         case .answer(let value): next(value)
         case .definite(let reason): .definite(reason)
+        case .noRecords(let reason): .noRecords(reason)
         case .serverFailed(let reason): .serverFailed(reason)
         }
     }

@@ -9,7 +9,7 @@ import IPCurlCore
 /// How answers are used: cache, serve-stale, fallback, time budget and address family.
 struct PolicyOptions: ParsableArguments {
     @Option(name: .customLong("dns-timeout"),
-            help: ArgumentHelp("Maximum seconds for the whole HTTPDNS step, every server included (default 2).",
+            help: ArgumentHelp("Maximum seconds for the whole HTTPDNS step, every server and a --resolver-cmd included (default 2).",
                                valueName: "SECONDS"))
     var dnsTimeout: Double = 2
 

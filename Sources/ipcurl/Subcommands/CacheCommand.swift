@@ -33,7 +33,7 @@ struct CacheCommand: ParsableCommand {
 
         func run() throws {
             let (records, problems) = try CacheCommand.cache().list()
-            for problem in problems { DescriptorWriter.standardError.write("ipcurl: ignoring cache file \(problem)\n") }
+            for problem in problems { DescriptorWriter.standardError.write("ipcurl: \(problem)\n") }
             let now = Int64(time(nil))
             DescriptorWriter.standardOutput.write(json ? CacheListing.json(records, now: now) : CacheListing.plain(records, now: now))
         }
