@@ -19,6 +19,11 @@ public enum DecisionLog {
             + "* HTTPDNS \(answer.host): \(addresses) (\(answer.source), ttl \(answer.ttl)\(cache))\n"
     }
 
+    /// One `* HTTPDNS line` per policy note (cache problems, background refreshes).
+    public static func notes(_ lines: [String]) -> String {
+        lines.map { "* HTTPDNS \($0)\n" }.joined()
+    }
+
     /// One `* RESOLVE host:port:addr[,addr]` line per entry handed to libcurl, exactly as handed over.
     public static func entries(_ entries: [String]) -> String {
         entries.map { "* RESOLVE \($0)\n" }.joined()

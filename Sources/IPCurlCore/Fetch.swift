@@ -45,19 +45,15 @@ private struct FetchRun {
         start = clock.now
     }
 
-    var elapsedMS: Int { Int(Self.microseconds(clock.now - start) / 1000) }
-
-    static func microseconds(_ duration: Duration) -> Int64 {
-        duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
-    }
+    var elapsedMS: Int { (clock.now - start).wholeMilliseconds }
 
     private func verbose(_ text: @autoclosure () -> String) { if request.verbose { log.write(text()) } }
 
     mutating func perform() -> CurlError? {
         let policy = request.resolver.policy(transport: request.transport)
         policy.deadline = request.transport.timeoutMS.map { start + .milliseconds($0) }
-        if request.verbose { policy.note = { [log] in log.write("* HTTPDNS \($0)\n") } }
-        defer { verbose(policy.finishRefresh().map { "* HTTPDNS \($0)\n" }.joined()) }
+        if request.verbose { policy.note = { [log] in log.write(DecisionLog.notes([$0])) } }
+        defer { verbose(DecisionLog.notes(policy.finishRefresh())) }
         do throws(CurlError) {
             let url = try CurlURL(request.url)
             guard url.scheme == "https" || url.scheme == "http" else {
@@ -99,7 +95,7 @@ private struct FetchRun {
     /// Resolves the URL's host within `--max-time`, timing the step for `%{dns_time}`.
     private mutating func resolve(_ url: CurlURL, policy: ResolutionPolicy) throws(CurlError) -> Resolution {
         let began = clock.now
-        defer { dnsMicroseconds = Self.microseconds(clock.now - began) }
+        defer { dnsMicroseconds = (clock.now - began).wholeMicroseconds }
         do {
             let resolution = try policy.resolve(host: url.host, port: url.port)
             self.resolution = resolution

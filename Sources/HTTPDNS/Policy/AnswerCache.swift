@@ -31,17 +31,24 @@ public struct AnswerCache: Sendable {
     /// The provider digest stored in records for a provider configuration string.
     public static func providerDigest(_ configuration: String) -> String { CacheKeyHash.hex(configuration) }
 
-    /// The record for `host` and `family` from `provider` (a digest), or `nil`; a corrupt or foreign file is
-    /// reported through `problem` and treated as absent.
-    public func record(provider: String, host: String, family: IPAddress.Family,
-                       problem: (String) -> Void) -> CacheRecord? {
-        let path = self.path(provider: provider, host: host, family: family)
+    /// The record for `host` from `provider` (a digest) for each of `families`, in order, `nil` where there is
+    /// none; a corrupt or foreign file, or an untrusted directory, is reported through `problem` and treated as
+    /// absent.
+    public func records(provider: String, host: String, families: [IPAddress.Family],
+                        problem: (String) -> Void) -> [CacheRecord?] {
+        let none = [CacheRecord?](repeating: nil, count: families.count)
         do throws(CacheFileError) {
-            guard try trustedDirectory() else { return nil }
+            guard try trustedDirectory() else { return none }
         } catch {
             problem(error.description)
-            return nil
+            return none
         }
+        return families.map { record(provider: provider, host: host, family: $0, problem: problem) }
+    }
+
+    /// ``records(provider:host:families:problem:)`` for one family, once the directory is known to be trusted.
+    func record(provider: String, host: String, family: IPAddress.Family, problem: (String) -> Void) -> CacheRecord? {
+        let path = self.path(provider: provider, host: host, family: family)
         do throws(CacheFileError) {
             guard let bytes = try Self.readFile(path) else { return nil }
             let record = try CacheRecord(parsing: bytes)
@@ -53,6 +60,13 @@ public struct AnswerCache: Sendable {
             problem("ignoring cache file \(path): \(error)")
             return nil
         }
+    }
+
+    /// ``store(_:)``, reporting a failure as the `-v` line to print instead of throwing it.
+    public func store(reporting records: [CacheRecord]) -> String? {
+        guard !records.isEmpty else { return nil }
+        do { try store(records) } catch { return "cache not written: \(error)" }
+        return nil
     }
 
     /// Writes `records` atomically under the directory lock; throws a one-line reason on failure.

@@ -152,7 +152,7 @@ public final class ResolutionPolicy {
     /// The cached answer for every wanted family, fresh or (with ``staleSeconds``) stale, or `nil`.
     private func cached(_ host: String, now: Int64) -> (ResolverAnswer, CacheUse)? {
         guard let cache else { return nil }
-        let found = families.families.map { cache.record(provider: provider, host: host, family: $0, problem: note) }
+        let found = cache.records(provider: provider, host: host, families: families.families, problem: note)
         let records = found.compactMap { $0 }
         guard records.count == found.count else { return nil }
         if let future = records.first(where: { $0.stored > now + Self.clockSkew }) {
@@ -183,8 +183,7 @@ public final class ResolutionPolicy {
     }
 
     private func save(_ records: [CacheRecord]) {
-        guard let cache, !records.isEmpty else { return }
-        do { try cache.store(records) } catch { note("cache not written: \(error)") }
+        if let problem = cache?.store(reporting: records) { note(problem) }
     }
 
     private func startRefresh(_ hosts: [String], port: Int) {
@@ -207,9 +206,7 @@ public final class ResolutionPolicy {
                     lines.append("\(host): background refresh failed, the stale answer stays: \(error.message)")
                 }
             }
-            if !records.isEmpty {
-                do { try cache.store(records) } catch { lines.append("cache not written: \(error)") }
-            }
+            if let problem = cache.store(reporting: records) { lines.append(problem) }
             return lines
         }
     }

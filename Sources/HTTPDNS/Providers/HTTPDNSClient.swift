@@ -71,9 +71,7 @@ public final class HTTPDNSClient {
 
     /// Milliseconds left of the time budget; `nil` without one.
     private var remainingMS: Int? {
-        guard let deadline else { return nil }
-        let left = deadline - clock.now
-        return Int(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
+        deadline.map { ($0 - clock.now).wholeMilliseconds }
     }
 
     /// Sends all `requests` concurrently to one server after another until `interpret` accepts the responses. Returns the value, the server's label and why earlier

@@ -41,7 +41,7 @@ struct ResolveCommand: ParsableCommand {
             DescriptorWriter.standardError.write("ipcurl: \(error)\n")
             throw ExitCode(error.exitCode)
         }
-        if verbose { policy.note = { DescriptorWriter.standardError.write("* HTTPDNS \($0)\n") } }
+        if verbose { policy.note = { DescriptorWriter.standardError.write(DecisionLog.notes([$0])) } }
         var items: [ResolveListing.Item] = []
         for (host, result) in zip(hosts, policy.resolve(hosts: hosts, port: port)) {
             switch result {
@@ -54,7 +54,7 @@ struct ResolveCommand: ParsableCommand {
         }
         DescriptorWriter.standardOutput.write(ResolveListing.render(items, port: port, format: format))
         let refreshed = policy.finishRefresh()
-        if verbose { DescriptorWriter.standardError.write(refreshed.map { "* HTTPDNS \($0)\n" }.joined()) }
+        if verbose { DescriptorWriter.standardError.write(DecisionLog.notes(refreshed)) }
         let failures = items.compactMap { item -> CurlError? in
             if case .failure(let error) = item.result { return error } else { return nil }
         }
