@@ -9,6 +9,7 @@
 
 typedef size_t (*ccurl_data_callback)(char *buffer, size_t size, size_t count, void *userdata);
 typedef int (*ccurl_debug_callback)(CURL *handle, curl_infotype type, char *data, size_t size, void *userdata);
+typedef int (*ccurl_seek_callback)(void *userdata, curl_off_t offset, int origin);
 typedef int (*ccurl_xferinfo_callback)(void *userdata, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow);
 
 static inline CURLcode ccurl_easy_setopt_long(CURL *h, CURLoption o, long v) { return curl_easy_setopt(h, o, v); }
@@ -18,6 +19,7 @@ static inline CURLcode ccurl_easy_setopt_str(CURL *h, CURLoption o, const char *
 static inline CURLcode ccurl_easy_setopt_slist(CURL *h, CURLoption o, struct curl_slist *v) { return curl_easy_setopt(h, o, v); }
 static inline CURLcode ccurl_easy_setopt_data_cb(CURL *h, CURLoption o, ccurl_data_callback v) { return curl_easy_setopt(h, o, v); }
 static inline CURLcode ccurl_easy_setopt_debug_cb(CURL *h, ccurl_debug_callback v) { return curl_easy_setopt(h, CURLOPT_DEBUGFUNCTION, v); }
+static inline CURLcode ccurl_easy_setopt_seek_cb(CURL *h, ccurl_seek_callback v) { return curl_easy_setopt(h, CURLOPT_SEEKFUNCTION, v); }
 static inline CURLcode ccurl_easy_setopt_xferinfo_cb(CURL *h, ccurl_xferinfo_callback v) { return curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, v); }
 
 static inline CURLcode ccurl_easy_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
@@ -27,6 +29,7 @@ static inline CURLcode ccurl_easy_getinfo_int64(CURL *h, CURLINFO i, int64_t *v)
 static inline CURLcode ccurl_easy_getinfo_double(CURL *h, CURLINFO i, double *v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLcode ccurl_easy_getinfo_string(CURL *h, CURLINFO i, const char **v) { return curl_easy_getinfo(h, i, v); }
 
+static inline CURLSHcode ccurl_share_setopt_long(CURLSH *s, CURLSHoption o, long v) { return curl_share_setopt(s, o, v); }
 static inline CURLMcode ccurl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
 
 static inline const curl_version_info_data *ccurl_version_info(void) { return curl_version_info(CURLVERSION_NOW); }
@@ -35,5 +38,7 @@ static inline const curl_version_info_data *ccurl_version_info(void) { return cu
 static const size_t ccurl_error_size = CURL_ERROR_SIZE;
 static const size_t ccurl_readfunc_abort = CURL_READFUNC_ABORT;
 static const long ccurl_global_all = CURL_GLOBAL_ALL;
+static const int ccurl_seekfunc_ok = CURL_SEEKFUNC_OK;
+static const int ccurl_seekfunc_cantseek = CURL_SEEKFUNC_CANTSEEK;
 
 #endif

@@ -22,6 +22,11 @@ public final class EasyHandle {
     public var onHeader: ((UnsafeRawBufferPointer) -> Bool)?
     /// Supplies the request body when the transfer uploads (POST with a body, PUT).
     public var requestBody: (any RequestBody)?
+    /// Receives `(downloadTotal, downloaded, uploadTotal, uploaded)` about once a second and on every chunk,
+    /// once ``reportProgress()`` turned it on; return `false` to abort the transfer (exit 42).
+    public var onProgress: ((Int64, Int64, Int64, Int64) -> Bool)?
+    /// Objects libcurl borrows through a pointer option (a MIME form, a share handle), kept alive with the handle.
+    private var borrowed: [AnyObject] = []
     /// Receives libcurl's verbose trace once ``traceVerbosely()`` turned it on.
     fileprivate var onTrace: ((TraceKind, UnsafeRawBufferPointer) -> Void)?
 
@@ -40,12 +45,15 @@ public final class EasyHandle {
         try set(CURLOPT_HEADERDATA, pointer: me)
         try set(CURLOPT_READFUNCTION, callback: easyHandleReadBody)
         try set(CURLOPT_READDATA, pointer: me)
+        try check(ccurl_easy_setopt_seek_cb(raw, easyHandleSeekBody), CURLOPT_SEEKFUNCTION)
+        try set(CURLOPT_SEEKDATA, pointer: me)
         try set(CURLOPT_NOSIGNAL, 1)
     }
 
     deinit {
         curl_easy_cleanup(raw)
         errorBuffer.deallocate()
+        borrowed.removeAll()  // MIME forms and share handles outlive the easy handle that used them
     }
 
     // MARK: Options
@@ -70,6 +78,21 @@ public final class EasyHandle {
         let owned = try StringList(list)
         try check(ccurl_easy_setopt_slist(raw, option, owned.head), option)
         lists[option.rawValue] = owned  // the previous list (if any) is freed only after libcurl let go of it
+    }
+
+    /// Sets a pointer option whose target `owner` keeps alive (a `curl_mime *`, a `CURLSH *`); the handle holds
+    /// `owner` until it is deinitialised, after `curl_easy_cleanup`.
+    public func set(_ option: CURLoption, pointer: UnsafeMutableRawPointer?, owner: AnyObject) throws(CurlError) {
+        try set(option, pointer: pointer)
+        borrowed.append(owner)
+    }
+
+    /// Turns on `CURLOPT_XFERINFOFUNCTION` calls to ``onProgress``.
+    /// - SeeAlso: `CURLOPT_NOPROGRESS`, `CURLOPT_XFERINFOFUNCTION`.
+    public func reportProgress() throws(CurlError) {
+        try check(ccurl_easy_setopt_xferinfo_cb(raw, easyHandleProgress), CURLOPT_XFERINFOFUNCTION)
+        try set(CURLOPT_XFERINFODATA, pointer: Unmanaged.passUnretained(self).toOpaque())
+        try set(CURLOPT_NOPROGRESS, 0)
     }
 
     private func set(_ option: CURLoption, pointer: UnsafeMutableRawPointer?) throws(CurlError) {
@@ -170,4 +193,16 @@ private let easyHandleReadBody: ccurl_data_callback = { buffer, size, count, use
     } catch {
         return ccurl_readfunc_abort
     }
+}
+
+private let easyHandleSeekBody: ccurl_seek_callback = { userdata, offset, origin in
+    guard let source = handle(userdata).requestBody, origin == SEEK_SET, offset == 0, source.rewind() else {
+        return ccurl_seekfunc_cantseek
+    }
+    return ccurl_seekfunc_ok
+}
+
+private let easyHandleProgress: ccurl_xferinfo_callback = { userdata, downloadTotal, downloaded, uploadTotal, uploaded in
+    guard let sink = handle(userdata).onProgress else { return 0 }
+    return sink(Int64(downloadTotal), Int64(downloaded), Int64(uploadTotal), Int64(uploaded)) ? 0 : 1
 }

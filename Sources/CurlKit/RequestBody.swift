@@ -11,6 +11,10 @@ public protocol RequestBody: AnyObject {
     var length: Int64? { get }
     /// Copies the next bytes into `buffer`; returns how many, or 0 at the end.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+    /// Starts over from the first byte, when libcurl must send the body again (a reused connection that
+    /// turned out dead, an auth round trip); `false` when the source cannot (a pipe).
+    /// - SeeAlso: `CURLOPT_SEEKFUNCTION`.
+    func rewind() -> Bool
 }
 
 /// A body already in memory, such as `-d name=value` from the command line.
@@ -31,5 +35,10 @@ public final class BytesBody: RequestBody {
         }
         offset += count
         return count
+    }
+
+    public func rewind() -> Bool {
+        offset = 0
+        return true
     }
 }
