@@ -73,6 +73,8 @@ public struct CurlError: Error, Sendable, Equatable, CustomStringConvertible {
     public static let couldntResolveHost = curl(CURLE_COULDNT_RESOLVE_HOST)
     /// Exit 7: failed to connect.
     public static let couldntConnect = curl(CURLE_COULDNT_CONNECT)
+    /// Exit 22: `-f/--fail` and an HTTP status of 400 or more.
+    public static let httpReturnedError = curl(CURLE_HTTP_RETURNED_ERROR)
     /// Exit 23: writing received data failed.
     public static let writeError = curl(CURLE_WRITE_ERROR)
     /// Exit 26: reading the request body failed.
@@ -85,6 +87,10 @@ public struct CurlError: Error, Sendable, Equatable, CustomStringConvertible {
     public static let sslConnectError = curl(CURLE_SSL_CONNECT_ERROR)
     /// Exit 42: aborted by a callback.
     public static let abortedByCallback = curl(CURLE_ABORTED_BY_CALLBACK)
+    /// Exit 47: more redirects than `--max-redirs` allows.
+    public static let tooManyRedirects = curl(CURLE_TOO_MANY_REDIRECTS)
+    /// Exit 65: the request body had to be sent again and could not be.
+    public static let sendFailRewind = curl(CURLE_SEND_FAIL_REWIND)
     /// Exit 60: the peer certificate could not be verified.
     public static let peerFailedVerification = curl(CURLE_PEER_FAILED_VERIFICATION)
     /// Exit 77: problem with the CA certificate file.

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import CCurl
 import CurlKit
 import HTTPDNS
@@ -6,99 +11,174 @@ import HTTPDNS
 public struct FetchOutcome: Sendable {
     /// `nil` on success.
     public let error: CurlError?
-    /// The transfer's getinfo values, exit code and error message.
+    /// The transfer's getinfo values (summed over redirect hops as curl sums them), exit code and message.
     public let report: TransferReport
 }
 
 /// Runs one request IP-direct: resolve the URL's host through the resolution policy, pin the answer with
 /// `CURLOPT_RESOLVE`, and let libcurl connect to that IP while SNI, `Host:` and certificate verification all
-/// use the URL's own host name. A TLS failure at one IP repeats the request on the answer's next IP
-/// (``AddressFailover``).
-/// - SeeAlso: `CURLOPT_RESOLVE`, `CURLOPT_URL`, `CURLOPT_IPRESOLVE`.
+/// use the URL's own host name. Redirects are followed here, one easy handle per hop, so every hop's host is
+/// resolved the same way (``RedirectRules``); transient failures are retried (``RetryRules``); a TLS failure
+/// at one IP repeats the hop on the next IP (``AddressFailover``).
+/// - SeeAlso: `CURLOPT_RESOLVE`, `CURLOPT_URL`, `CURLOPT_FOLLOWLOCATION`, curl's `--retry`.
 public enum Fetch {
     /// Performs `request`, streaming the body to its output; never throws, the outcome carries the error.
     public static func run(_ request: FetchRequest, log: DescriptorWriter = .standardError) -> FetchOutcome {
-        var run = FetchRun(request: request, log: log)
+        let run = FetchRun(request: request, log: log)
         let failure = run.perform()
-        var report = run.handle.map { TransferReport(handle: $0, url: request.url) } ?? TransferReport(url: request.url)
+        var report = run.hops.isEmpty ? TransferReport(url: request.url) : TransferReport.chain(run.hops)
         report.exitCode = failure?.exitCode ?? 0
         report.errorMessage = failure?.message ?? ""
-        report.dnsSource = run.resolution?.sourceName ?? ""
+        report.dnsSource = run.lastResolution?.sourceName ?? ""
         report.microseconds["dns_time"] = run.dnsMicroseconds
+        report.url = request.url
+        report.filenameEffective = run.output.name
         return FetchOutcome(error: failure, report: report)
     }
 }
 
-/// The state of one ``Fetch``: the clock, the policy, the resolution and the last handle.
-private struct FetchRun {
+/// The state of one ``Fetch``: clocks, the policy, outputs, and the hop reports of the current attempt.
+final class FetchRun {
     let request: FetchRequest
     let log: DescriptorWriter
     let clock = ContinuousClock()
-    let start: ContinuousClock.Instant
-    var handle: EasyHandle?
-    var resolution: Resolution?
+    var attemptStart: ContinuousClock.Instant
+    let output: OutputFile
+    let headerDump: OutputFile?
+    let meter: ProgressMeter?
+    let stdin = StdinReplay()
+    var share: ShareHandle?
+    var policy: ResolutionPolicy?
+    var resolutions: [String: Resolution] = [:]
+    var lastResolution: Resolution?
     var dnsMicroseconds: Int64 = 0
+    /// One report per hop of the current attempt.
+    var hops: [TransferReport] = []
+    /// The last hop's handle, for the retry decision.
+    var lastHandle: EasyHandle?
 
     init(request: FetchRequest, log: DescriptorWriter) {
         self.request = request
         self.log = log
-        start = clock.now
+        attemptStart = clock.now
+        output = OutputFile(path: request.outputPath, createDirectories: request.createDirectories)
+        headerDump = request.headerDumpPath.map { OutputFile(path: $0, createDirectories: request.createDirectories) }
+        meter = request.showsProgress ? ProgressMeter() : nil
+        if request.outputPath != nil || request.headerDumpPath != nil { SignalCleanup.install() }
     }
 
-    var elapsedMS: Int { (clock.now - start).wholeMilliseconds }
+    var elapsedMS: Int { (clock.now - attemptStart).wholeMilliseconds }
 
-    private func verbose(_ text: @autoclosure () -> String) { if request.verbose { log.write(text()) } }
+    func verbose(_ text: @autoclosure () -> String) { if request.verbose { log.write(text()) } }
 
-    mutating func perform() -> CurlError? {
+    func warn(_ text: String) { if request.showsWarnings { log.write("ipcurl: warning: \(text)\n") } }
+
+    /// Every attempt (`--retry`), each following the redirect chain; then the output is committed or dropped.
+    func perform() -> CurlError? {
         let policy = request.resolver.policy(transport: request.transport)
-        policy.deadline = request.transport.timeoutMS.map { start + .milliseconds($0) }
+        self.policy = policy
         if request.verbose { policy.note = { [log] in log.write(DecisionLog.notes([$0])) } }
         defer { verbose(DecisionLog.notes(policy.finishRefresh())) }
-        do throws(CurlError) {
-            let url = try CurlURL(request.url)
+        if request.redirects.follow || request.retry.count > 0 || request.cookieFile != nil {
+            share = try? ShareHandle()
+        }
+        let firstStart = clock.now
+        var retriesLeft = request.retry.count
+        var backoff = RetryRules.firstBackoffMS
+        while true {
+            attemptStart = clock.now
+            hops = []
+            lastHandle = nil
+            var failure: CurlError?
+            do throws(CurlError) { try followChain() } catch { failure = error }
+            let attempt = RetryRules.Attempt(
+                error: failure, status: lastHandle?.info(long: CURLINFO_RESPONSE_CODE) ?? 0,
+                isHTTP: (lastHandle?.info(string: CURLINFO_SCHEME)?.lowercased()).map { $0.hasPrefix("http") } ?? true,
+                osErrno: lastHandle?.info(long: CURLINFO_OS_ERRNO) ?? 0,
+                retryAfterSeconds: lastHandle?.info(offset: CURLINFO_RETRY_AFTER) ?? 0)
+            if let reason = request.retry.reason(for: attempt),
+               let wait = request.retry.wait(for: attempt, reason: reason, retriesLeft: retriesLeft, backoffMS: backoff,
+                                             elapsedMS: (clock.now - firstStart).wholeMilliseconds) {
+                let left = retriesLeft == 1 ? "1 retry left" : "\(retriesLeft) retries left"
+                warn("Problem \(reason.rawValue). Will retry in \(wait / 1000) seconds. \(left).")
+                output.discard()
+                headerDump?.discard()
+                meter?.reset()
+                Self.sleep(milliseconds: wait)
+                retriesLeft -= 1
+                backoff = request.retry.nextBackoff(after: backoff)
+                continue
+            }
+            return finish(failure)
+        }
+    }
+
+    /// Commits `-o` on success (and for `--fail-with-body`), drops it otherwise; `-D` is always kept.
+    private func finish(_ failure: CurlError?) -> CurlError? {
+        meter?.finish()
+        var result = failure
+        if failure == nil || (request.fail == .failWithBody && failure == CurlError.httpReturnedError) {
+            do throws(CurlError) { try output.commit() } catch { result = result ?? error }
+        } else {
+            output.discard()
+        }
+        if let headerDump {
+            do throws(CurlError) { try headerDump.commit() } catch { result = result ?? error }
+        }
+        return result
+    }
+
+    /// One attempt: the first URL, then every redirect `-L` allows, each hop resolved on its own.
+    private func followChain() throws(CurlError) {
+        var url = try CurlURL(request.url)
+        let origin = url
+        var method = request.firstMethod
+        var payload = request.payload
+        var referer = request.referer
+        while true {
             guard url.scheme == "https" || url.scheme == "http" else {
                 throw CurlError.unsupportedProtocol.with(message: "Protocol \"\(url.scheme)\" not supported by ipcurl")
             }
-            let resolution = try resolve(url, policy: policy)
-            verbose(DecisionLog.answer(resolution, host: url.host))
-            var addresses = resolution.entry?.addresses ?? []
-            while true {
-                let output = OutputTarget(path: request.outputPath)
-                let attempt = try makeHandle(url, output: output, entry: resolution.entry.flatMap {
-                    ResolveEntry(host: $0.host, port: $0.port, addresses: addresses)
-                })
-                handle = attempt
-                do throws(CurlError) {
-                    do throws(CurlError) { try attempt.perform() } catch { throw output.failure ?? error }
-                    try output.finish()
-                    break
-                } catch {
-                    let failedIP = attempt.info(string: CURLINFO_PRIMARY_IP) ?? ""
-                    guard let next = AddressFailover.remaining(after: error, at: failedIP,
-                                                               requestBytesSent: attempt.info(long: CURLINFO_REQUEST_SIZE),
-                                                               addresses: addresses) else { throw error }
-                    let line = "\(url.host): TLS failed at \(failedIP) (exit \(error.exitCode): \(error.message)); trying \(next[0])"
-                    if request.showsWarnings {
-                        log.write("ipcurl: warning: \(line)\n")
-                    } else {
-                        verbose("* HTTPDNS failover: \(line)\n")
-                    }
-                    addresses = next
+            let hop = Hop(url: url, method: method, payload: payload, referer: referer,
+                          sendsCredentials: request.redirects.sendsCredentials(to: url, origin: origin))
+            let handle = try perform(hop)
+            let status = handle.info(long: CURLINFO_RESPONSE_CODE)
+            guard request.redirects.follow, RedirectRules.isFollowed(status: status),
+                  let next = handle.info(string: CURLINFO_REDIRECT_URL) else {
+                if request.fail == .failWithBody, status >= 400 {
+                    throw CurlError.httpReturnedError.with(message: "The requested URL returned error: \(status)")
                 }
+                return
             }
-        } catch {
-            return error
+            let limit = request.redirects.maxRedirects
+            if limit >= 0, hops.count > limit {
+                throw CurlError.tooManyRedirects.with(message: "Maximum (\(limit)) redirects followed")
+            }
+            if request.redirects.switchesToGet(status: status, method: method) {
+                verbose("* Switch from \(method) to GET\n")
+                method = "GET"
+                payload = .none
+            }
+            if request.autoReferer { referer = url.redacted }
+            url = try CurlURL(next)
+            verbose("* Issue another request to this URL: '\(url.redacted)'\n")
+            meter?.reset()
         }
-        return nil
     }
 
-    /// Resolves the URL's host within `--max-time`, timing the step for `%{dns_time}`.
-    private mutating func resolve(_ url: CurlURL, policy: ResolutionPolicy) throws(CurlError) -> Resolution {
+    /// Resolves the hop's host once per attempt chain (timed for `%{dns_time}`, bounded by `--max-time`).
+    func resolve(_ url: CurlURL) throws(CurlError) -> Resolution {
+        let key = "\(url.host):\(url.port)"
+        if let known = resolutions[key] { return known }
+        guard let policy else { throw CurlError.outOfMemory }
+        policy.deadline = request.transport.timeoutMS.map { attemptStart + .milliseconds($0) }
         let began = clock.now
-        defer { dnsMicroseconds = (clock.now - began).wholeMicroseconds }
+        defer { dnsMicroseconds += (clock.now - began).wholeMicroseconds }
         do {
             let resolution = try policy.resolve(host: url.host, port: url.port)
-            self.resolution = resolution
+            resolutions[key] = resolution
+            lastResolution = resolution
+            verbose(DecisionLog.answer(resolution, host: url.host))
             return resolution
         } catch {
             if let limit = request.transport.timeoutMS, elapsedMS >= limit {
@@ -108,43 +188,9 @@ private struct FetchRun {
         }
     }
 
-    private func makeHandle(_ url: CurlURL, output: OutputTarget, entry: ResolveEntry?) throws(CurlError) -> EasyHandle {
-        let handle = try EasyHandle()
-        var transport = request.transport
-        if let limit = transport.timeoutMS {
-            guard limit > elapsedMS else {
-                throw CurlError.operationTimedOut.with(message: "Operation timed out after \(elapsedMS) milliseconds")
-            }
-            transport.timeoutMS = limit - elapsedMS
-        }
-        try transport.apply(to: handle)
-        try handle.set(CURLOPT_URL, url.text)
-        try handle.set(CURLOPT_PROTOCOLS_STR, "http,https")
-        switch request.resolver.families {
-        case .both: break
-        case .v4Only: try handle.set(CURLOPT_IPRESOLVE, Int(CURL_IPRESOLVE_V4))
-        case .v6Only: try handle.set(CURLOPT_IPRESOLVE, Int(CURL_IPRESOLVE_V6))
-        }
-        let pinned = request.resolver.staticEntries.filter { $0.host != entry?.host || $0.port != entry?.port }
-        let entries = Self.uniqued((pinned + [entry].compactMap { $0 }).map(\.description))
-        try handle.set(CURLOPT_RESOLVE, list: entries)
-        verbose(DecisionLog.entries(entries))
-        try handle.set(CURLOPT_USERAGENT, "ipcurl/\(IPCurlVersion.number)")
-        try handle.set(CURLOPT_HTTPHEADER, list: request.headers)
-        if let method = request.method { try handle.set(CURLOPT_CUSTOMREQUEST, method) }
-        if let body = request.body {
-            handle.requestBody = BytesBody(body)
-            try handle.set(CURLOPT_POST, 1)
-            try handle.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(body.count))
-        }
-        handle.onBody = { output.write($0) }
-        if request.includeHeaders { handle.onHeader = { output.write($0) } }
-        if request.verbose { try handle.traceVerbosely { [log] in log.write(VerboseTrace.render($0, $1)) } }
-        return handle
-    }
-
-    private static func uniqued(_ strings: [String]) -> [String] {
-        var seen = Set<String>()
-        return strings.filter { seen.insert($0).inserted }
+    private static func sleep(milliseconds: Int) {
+        var request = timespec(tv_sec: milliseconds / 1000, tv_nsec: (milliseconds % 1000) * 1_000_000)
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
     }
 }

@@ -1,24 +1,53 @@
 import CurlKit
 
-/// Everything the command line says about one request, already validated: what to fetch, how to resolve it,
-/// and where the output goes.
+/// Everything the command line says about one request, already validated: what to fetch and send, how to
+/// resolve it, how to follow and retry, and where the output goes.
 public struct FetchRequest: Sendable {
-    /// The URL as typed; parsed by libcurl's URL parser when the fetch runs.
+    /// How `-f/--fail` treats an HTTP status of 400 or more.
+    public enum FailMode: Sendable { case off, fail, failWithBody }
+
+    /// The URL as typed (with the `-G` query already appended); parsed by libcurl's URL parser.
     public var url: String
-    /// `-X/--request`: the method to send instead of GET/POST.
+    /// `-X/--request`: the method string sent on every hop instead of the inferred one.
     public var method: String?
+    /// `-I/--head`: a HEAD request whose headers are the output.
+    public var head = false
     /// `-H/--header` lines, verbatim.
     public var headers: [String] = []
-    /// The `-d/--data` body, already joined with `&` and stripped of newlines where curl strips them.
-    public var body: [UInt8]?
-    /// `-o/--output`: a file instead of stdout.
+    /// What the request sends (`-d`, `-F`, `-T`).
+    public var payload = RequestPayload.none
+    /// `-o/--output` (or `-O`'s name): a file instead of stdout; `-` is stdout.
     public var outputPath: String?
+    /// `--create-dirs`.
+    public var createDirectories = false
+    /// `-D/--dump-header`: a file (or `-`) that receives every response's headers.
+    public var headerDumpPath: String?
     /// `-i/--include`: put response headers before the body.
     public var includeHeaders = false
     /// `-v/--verbose`: ipcurl's resolution decisions, then libcurl's verbose trace, on stderr.
     public var verbose = false
-    /// Whether warnings (a TLS failure moving the request to the next IP) go to stderr; off with `-s`.
+    /// Whether warnings (IP failover, retries) go to stderr; off with `-s`.
     public var showsWarnings = true
+    /// Whether a progress bar is drawn on stderr (a TTY, output to a file, no `-s`).
+    public var showsProgress = false
+    /// `--compressed`: ask for every encoding libcurl can decode and decode it.
+    public var compressed = false
+    /// `-f/--fail`, `--fail-with-body`.
+    public var fail = FailMode.off
+    /// `--http1.0`, `--http1.1`, `--http2`: a `CURL_HTTP_VERSION_*` value; `nil` is libcurl's default.
+    public var httpVersion: Int?
+    /// `-A/--user-agent`; `nil` sends `ipcurl/VERSION`, empty sends none.
+    public var userAgent: String?
+    /// `-e/--referer`; `autoReferer` (`;auto`) sets each hop's Referer to the previous URL.
+    public var referer: String?, autoReferer = false
+    /// `-u/--user` as `user:password`; sent only to the first host unless `--location-trusted`.
+    public var credentials: Secret?
+    /// `-b/--cookie`: `name=value` pairs (a credential, first host only), or a cookie file for the engine.
+    public var cookies: String?, cookieFile: String?
+    /// `-L`, `--max-redirs`, `--location-trusted`, `--post30x`.
+    public var redirects = RedirectRules()
+    /// `--retry` and friends.
+    public var retry = RetryRules()
     /// TLS and timeouts, shared with the HTTPDNS queries.
     public var transport = TransportOptions()
     /// How host names become addresses.
@@ -28,4 +57,7 @@ public struct FetchRequest: Sendable {
 
     /// A GET of `url` with everything else at curl's defaults.
     public init(url: String) { self.url = url }
+
+    /// The method the first hop sends, as `%{method}` reports it.
+    var firstMethod: String { head ? "HEAD" : payload.inferredMethod }
 }

@@ -13,6 +13,13 @@ public enum LocalFiles {
         return access(path, R_OK) == 0 && stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
+    /// The size of the regular file at `path`, `nil` for anything else (a pipe, a device, a missing file).
+    public static func regularFileSize(_ path: String) -> Int64? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int64(info.st_size)
+    }
+
     /// Reads a whole file, or stdin for `-`; throws exit 26 as curl does when it cannot.
     public static func read(_ path: String) throws(CurlError) -> [UInt8] {
         let descriptor = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)

@@ -2,30 +2,47 @@ import CCurl
 import CurlKit
 
 /// What a finished (or failed) transfer reports to `-w`: curl's getinfo values plus the exit code and message.
+///
+/// Strings that libcurl reports as `NULL` (no `Content-Type`, no redirect, no referer, no scheme before a
+/// connection, output to stdout) are kept as `""` here; `%{json}` prints those as `null`, as curl does.
 /// - SeeAlso: `curl_easy_getinfo`, curl's `-w/--write-out` variables.
 public struct TransferReport: Sendable {
     /// `%{http_code}` / `%{response_code}`; 0 before any response.
     public var responseCode = 0
     /// `%{remote_ip}`, `%{remote_port}`, `%{local_ip}`, `%{local_port}`.
     public var remoteIP = "", remotePort = 0, localIP = "", localPort = 0
-    /// Times in microseconds since the start: `%{time_namelookup}` … `%{time_total}`.
+    /// Times in microseconds since the start: `%{time_namelookup}` … `%{time_total}`, and ipcurl's `%{dns_time}`.
     public var microseconds: [String: Int64] = [:]
-    /// `%{size_download}`, `%{size_upload}`, `%{size_header}`, `%{speed_download}`, `%{speed_upload}`.
+    /// `%{size_download}`, `%{size_upload}`, `%{size_header}`, `%{size_request}`, `%{speed_download}`,
+    /// `%{speed_upload}` (bytes per second).
     public var counts: [String: Int64] = [:]
     /// `%{url_effective}`: the URL last requested.
     public var effectiveURL: String
-    /// `%{redirect_url}`, `%{content_type}`, `%{scheme}`.
+    /// `%{url}`: the URL as given on the command line; `%{urlnum}`: its 0-based index among the URLs given.
+    public var url: String, urlNumber = 0
+    /// `%{redirect_url}`, `%{content_type}`, `%{scheme}` (libcurl spells it upper-case: `HTTPS`).
     public var redirectURL = "", contentType = "", scheme = ""
+    /// `%{method}` (`CURLINFO_EFFECTIVE_METHOD`: the last request's method) and `%{referer}` (`CURLINFO_REFERER`).
+    public var method = "GET", referer = ""
+    /// `%{filename_effective}`: the `-o` file; empty for stdout.
+    public var filenameEffective = ""
     /// `%{num_redirects}`, `%{num_connects}`, `%{ssl_verify_result}`, `%{http_version}` as curl prints it.
     public var numRedirects = 0, numConnects = 0, sslVerifyResult = 0, httpVersion = "0"
+    /// `%{http_connect}` (a proxy's CONNECT response code) and `%{proxy_ssl_verify_result}`.
+    public var httpConnectCode = 0, proxySSLVerifyResult = 0
     /// `%{exitcode}` and `%{errormsg}`.
     public var exitCode: Int32 = 0, errorMessage = ""
+    /// The last final response's headers: `%header{name}`, `%{num_headers}`.
+    public var responseHeaders = ResponseHeaders()
+    /// libcurl's version text (`curl_version()`), the last member of `%{json}`; set by the caller.
+    public var curlVersion = ""
     /// ipcurl's `%{dns_source}`: which resolver gave the addresses (`aliyun`, `cache`, `system`, ...); empty for
     /// an IP literal. `%{dns_time}` is in ``microseconds``.
     public var dnsSource = ""
 
     /// A report for a request that never reached libcurl (bad URL, resolution failure).
     public init(url: String) {
+        self.url = url
         effectiveURL = url
         for (name, _) in Self.timeInfos { microseconds[name] = 0 }
         microseconds["dns_time"] = 0
@@ -43,9 +60,11 @@ public struct TransferReport: Sendable {
         ("speed_download", CURLINFO_SPEED_DOWNLOAD_T), ("speed_upload", CURLINFO_SPEED_UPLOAD_T),
     ]
 
-    /// Reads every value from `handle` after `curl_easy_perform` returned.
+    /// Reads every value from `handle` after `curl_easy_perform` returned; `url` is the URL as given.
+    /// ``responseHeaders``, ``filenameEffective``, ``curlVersion`` and the ipcurl values are the caller's to set.
     init(handle: EasyHandle, url: String) {
-        self.init(url: handle.info(string: CURLINFO_EFFECTIVE_URL) ?? url)
+        self.init(url: url)
+        effectiveURL = handle.info(string: CURLINFO_EFFECTIVE_URL) ?? url
         responseCode = handle.info(long: CURLINFO_RESPONSE_CODE)
         remoteIP = handle.info(string: CURLINFO_PRIMARY_IP) ?? ""
         remotePort = handle.info(long: CURLINFO_PRIMARY_PORT)
@@ -58,9 +77,13 @@ public struct TransferReport: Sendable {
         redirectURL = handle.info(string: CURLINFO_REDIRECT_URL) ?? ""
         contentType = handle.info(string: CURLINFO_CONTENT_TYPE) ?? ""
         scheme = handle.info(string: CURLINFO_SCHEME) ?? ""
+        method = handle.info(string: CURLINFO_EFFECTIVE_METHOD) ?? method
+        referer = handle.info(string: CURLINFO_REFERER) ?? ""
         numRedirects = handle.info(long: CURLINFO_REDIRECT_COUNT)
         numConnects = handle.info(long: CURLINFO_NUM_CONNECTS)
         sslVerifyResult = handle.info(long: CURLINFO_SSL_VERIFYRESULT)
+        httpConnectCode = handle.info(long: CURLINFO_HTTP_CONNECTCODE)
+        proxySSLVerifyResult = handle.info(long: CURLINFO_PROXY_SSL_VERIFYRESULT)
         httpVersion = Self.versionText(handle.info(long: CURLINFO_HTTP_VERSION))
     }
 
@@ -72,5 +95,118 @@ public struct TransferReport: Sendable {
         case CURL_HTTP_VERSION_3: "3"
         default: "0"
         }
+    }
+
+    /// One report for a redirect chain that ipcurl followed hop by hop (one easy handle each), with the values
+    /// `curl -L` reports for the same chain. Checked against curl 7.88.1 on a local server (302 hops, a hop
+    /// whose body trickles for 0.1 s, a cross-host hop, POST with and without `--post302`, `-e ';auto'`):
+    /// - summed over the hops: `time_namelookup`, `time_connect`, `time_appconnect`, `time_pretransfer`,
+    ///   `time_starttransfer` (libcurl adds each hop's phase time, measured from that hop's start), `time_total`,
+    ///   `size_header`, `size_request`, `num_connects`, and ipcurl's `dns_time`;
+    /// - `time_redirect`: the total time of every hop before the last; `num_redirects`: hops − 1;
+    /// - `speed_download` / `speed_upload`: the last hop's size over the whole chain's `time_total`;
+    /// - `url` and `urlnum` from the first hop; everything else (code, headers, sizes downloaded and uploaded,
+    ///   `url_effective`, `redirect_url`, addresses, method, referer, scheme, exit code, `dns_source`, ...)
+    ///   from the last.
+    /// A single hop is returned as it is; an empty list gives an empty report.
+    /// - SeeAlso: curl's `-L/--location`, `CURLINFO_REDIRECT_TIME_T`, `CURLINFO_REDIRECT_COUNT`.
+    public static func chain(_ hops: [TransferReport]) -> TransferReport {
+        guard let first = hops.first, var report = hops.last else { return TransferReport(url: "") }
+        guard hops.count > 1 else { return report }
+        func sum(_ key: String, _ table: KeyPath<TransferReport, [String: Int64]>) -> Int64 {
+            hops.reduce(0) { $0 + ($1[keyPath: table][key] ?? 0) }
+        }
+        for key in ["time_namelookup", "time_connect", "time_appconnect", "time_pretransfer",
+                    "time_starttransfer", "time_total", "dns_time"] {
+            report.microseconds[key] = sum(key, \.microseconds)
+        }
+        report.microseconds["time_redirect"] = hops.dropLast().reduce(report.microseconds["time_redirect"] ?? 0) {
+            $0 + ($1.microseconds["time_total"] ?? 0)
+        }
+        for key in ["size_header", "size_request"] { report.counts[key] = sum(key, \.counts) }
+        let total = report.microseconds["time_total"] ?? 0
+        for (speed, size) in [("speed_download", "size_download"), ("speed_upload", "size_upload")] {
+            let bytes = report.counts[size] ?? 0
+            report.counts[speed] = total < 1 ? bytes * 1_000_000 : bytes * 1_000_000 / total
+        }
+        report.numRedirects = hops.reduce(hops.count - 1) { $0 + $1.numRedirects }
+        report.numConnects = hops.reduce(0) { $0 + $1.numConnects }
+        report.url = first.url
+        report.urlNumber = first.urlNumber
+        return report
+    }
+}
+
+/// One response header line: the name as the server spelt it and the value without surrounding blanks.
+/// - SeeAlso: `curl_easy_header`, `struct curl_header`.
+public struct HeaderField: Equatable, Sendable {
+    /// The field name, e.g. `Content-Type`.
+    public var name: String
+    /// The value, leading and trailing blanks removed.
+    public var value: String
+
+    /// A field `name: value`.
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// The headers of the last final (non-1xx) response, built from header lines as libcurl's header callback
+/// delivers them: a status line starts a new list (so a `100 Continue` block never survives), `Name: value`
+/// lines are appended, an indented line continues the previous value, the blank line ends the block and
+/// trailers after it are not kept (curl's `CURLH_HEADER` origin).
+/// - SeeAlso: `CURLOPT_HEADERFUNCTION`, `curl_easy_header`, curl's `%header{name}` and `%{num_headers}`.
+public struct ResponseHeaders: Equatable, Sendable {
+    /// The fields in arrival order; their count is `%{num_headers}`.
+    public private(set) var fields: [HeaderField] = []
+    private var complete = false
+    private var interim = false
+
+    /// An empty list.
+    public init() {}
+
+    /// Feeds one raw header line (with or without its CRLF).
+    public mutating func receive(_ line: some Collection<UInt8>) {
+        var bytes = Array(line)
+        while let last = bytes.last, last == 0x0D || last == 0x0A { bytes.removeLast() }
+        if bytes.starts(with: Array("HTTP/".utf8)) {
+            fields = []
+            complete = false
+            let code = bytes.split(separator: 0x20, maxSplits: 2).dropFirst().first.map { String(decoding: $0, as: UTF8.self) }
+            interim = code?.count == 3 && code?.first == "1"
+        } else if bytes.isEmpty {
+            if !interim { complete = true }
+        } else if complete {
+            return
+        } else if bytes[0] == 0x20 || bytes[0] == 0x09 {
+            guard var last = fields.popLast() else { return }
+            let more = Self.trimmed(bytes[...])
+            last.value += last.value.isEmpty || more.isEmpty ? more : " " + more
+            fields.append(last)
+        } else if let colon = bytes.firstIndex(of: UInt8(ascii: ":")) {
+            fields.append(HeaderField(name: String(decoding: bytes[..<colon], as: UTF8.self),
+                                      value: Self.trimmed(bytes[(colon + 1)...])))
+        }
+    }
+
+    /// Feeds one header line given as text.
+    public mutating func receive(_ line: String) { receive(Array(line.utf8)) }
+
+    /// The first value of the header `name` (ASCII case-insensitive), or `nil` when there is none.
+    public func first(named name: String) -> String? {
+        let wanted = Self.lowercased(name)
+        return fields.first { Self.lowercased($0.name) == wanted }?.value
+    }
+
+    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> String {
+        let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+        guard let start = bytes.firstIndex(where: { !blank($0) }), let end = bytes.lastIndex(where: { !blank($0) })
+        else { return "" }
+        return String(decoding: bytes[start...end], as: UTF8.self)
+    }
+
+    private static func lowercased(_ text: String) -> [UInt8] {
+        text.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
     }
 }

@@ -1,5 +1,6 @@
-/// Renders a `-w/--write-out` format the way curl does: `%{variable}`, `%%`, and the `\n \r \t \\` escapes;
-/// `%{stdout}` and `%{stderr}` switch the stream for what follows.
+/// Renders a `-w/--write-out` format the way curl 7.88 does: `%{variable}` (names ASCII case-insensitive),
+/// `%header{name}`, `%{json}`, `%%`, and the `\n \r \t \\` escapes; `%{stdout}` and `%{stderr}` switch the
+/// stream for what follows, and `%{onerror}` drops the rest of the format when the transfer succeeded.
 /// - SeeAlso: curl's `-w/--write-out`.
 public struct WriteOut {
     /// A run of text and the stream it belongs on.
@@ -25,7 +26,7 @@ public struct WriteOut {
     public init(_ format: String, report: TransferReport) {
         var current = Segment(toStandardError: false, text: "")
         var rest = Substring(format)
-        while let char = rest.first {
+        formatLoop: while let char = rest.first {
             rest = rest.dropFirst()
             switch char {
             case "\\":
@@ -40,16 +41,28 @@ public struct WriteOut {
                 }
             case "%":
                 if rest.first == "%" { current.text.append("%"); rest = rest.dropFirst(); continue }
+                if rest.hasPrefix("header{") {
+                    guard let close = rest.firstIndex(of: "}") else { current.text.append("%"); continue }
+                    let name = rest[rest.index(rest.startIndex, offsetBy: 7)..<close]
+                    rest = rest[rest.index(after: close)...]
+                    // curl copies the name into a 256-byte buffer and prints nothing for longer names.
+                    if name.utf8.count < 256 { current.text += report.responseHeaders.first(named: String(name)) ?? "" }
+                    continue
+                }
                 guard rest.first == "{", let close = rest.firstIndex(of: "}") else { current.text.append("%"); continue }
                 let name = String(rest[rest.index(after: rest.startIndex)..<close])
                 rest = rest[rest.index(after: close)...]
-                switch name {
+                switch Self.asciiLowercased(name) {
                 case "stdout", "stderr":
                     if !current.text.isEmpty { segments.append(current) }
-                    current = Segment(toStandardError: name == "stderr", text: "")
+                    current = Segment(toStandardError: Self.asciiLowercased(name) == "stderr", text: "")
+                case "onerror":
+                    if report.exitCode == 0 { break formatLoop }
+                case "json":
+                    current.text += WriteOutJSON.render(report)
                 default:
                     if let value = Self.value(name, in: report) {
-                        current.text += value
+                        current.text += value.text
                     } else if !unknownVariables.contains(name) {
                         unknownVariables.append(name)
                     }
@@ -61,27 +74,71 @@ public struct WriteOut {
         if !current.text.isEmpty { segments.append(current) }
     }
 
-    /// The text for one variable, or `nil` when curl has no such variable.
-    static func value(_ name: String, in report: TransferReport) -> String? {
-        if let micro = report.microseconds[name] { return seconds(micro) }
-        if let count = report.counts[name] { return String(count) }
+    /// A variable's value, typed the way curl's `%{json}` prints it.
+    enum Value: Equatable {
+        /// A string; `nil` where libcurl has none (text: empty, JSON: `null`).
+        case string(String?)
+        /// A plain number.
+        case number(Int64)
+        /// A response code: zero-padded to three digits in text, a plain number in JSON.
+        case code(Int)
+        /// Microseconds, printed as seconds with six decimals.
+        case time(Int64)
+
+        var text: String {
+            switch self {
+            case .string(let text): text ?? ""
+            case .number(let number): String(number)
+            case .code(let code): String(repeating: "0", count: max(0, 3 - String(code).count)) + String(code)
+            case .time(let micro): WriteOut.seconds(micro)
+            }
+        }
+    }
+
+    /// Every variable name curl 7.88 puts in `%{json}` that ipcurl knows, plus ipcurl's `dns_source` and
+    /// `dns_time`, in curl's (alphabetical) order.
+    static let jsonNames = [
+        "content_type", "dns_source", "dns_time", "errormsg", "exitcode", "filename_effective", "ftp_entry_path",
+        "http_code", "http_connect", "http_version", "local_ip", "local_port", "method", "num_connects",
+        "num_headers", "num_redirects", "proxy_ssl_verify_result", "redirect_url", "referer", "remote_ip",
+        "remote_port", "response_code", "scheme", "size_download", "size_header", "size_request", "size_upload",
+        "speed_download", "speed_upload", "ssl_verify_result", "time_appconnect", "time_connect",
+        "time_namelookup", "time_pretransfer", "time_redirect", "time_starttransfer", "time_total", "url",
+        "url_effective", "urlnum",
+    ]
+
+    /// The value of one variable (name ASCII case-insensitive), or `nil` when curl has no such variable.
+    static func value(_ name: String, in report: TransferReport) -> Value? {
+        let name = asciiLowercased(name)
+        if name.hasPrefix("time_") || name == "dns_time" { return report.microseconds[name].map(Value.time) }
+        if name.hasPrefix("size_") || name.hasPrefix("speed_") { return report.counts[name].map(Value.number) }
+        func optional(_ text: String) -> Value { .string(text.isEmpty ? nil : text) }
         switch name {
-        case "http_code", "response_code": return threeDigits(report.responseCode)
-        case "remote_ip": return report.remoteIP
-        case "remote_port": return String(report.remotePort)
-        case "local_ip": return report.localIP
-        case "local_port": return String(report.localPort)
-        case "url_effective": return report.effectiveURL
-        case "redirect_url": return report.redirectURL
-        case "content_type": return report.contentType
-        case "scheme": return report.scheme
-        case "num_redirects": return String(report.numRedirects)
-        case "num_connects": return String(report.numConnects)
-        case "ssl_verify_result": return String(report.sslVerifyResult)
-        case "http_version": return report.httpVersion
-        case "exitcode": return String(report.exitCode)
-        case "errormsg": return report.errorMessage
-        case "dns_source": return report.dnsSource
+        case "http_code", "response_code": return .code(report.responseCode)
+        case "http_connect": return .code(report.httpConnectCode)
+        case "remote_ip": return .string(report.remoteIP)
+        case "remote_port": return .number(Int64(report.remotePort))
+        case "local_ip": return .string(report.localIP)
+        case "local_port": return .number(Int64(report.localPort))
+        case "url_effective": return .string(report.effectiveURL)
+        case "url": return .string(report.url)
+        case "urlnum": return .number(Int64(report.urlNumber))
+        case "redirect_url": return optional(report.redirectURL)
+        case "content_type": return optional(report.contentType)
+        case "scheme": return optional(report.scheme)
+        case "method": return .string(report.method)
+        case "referer": return optional(report.referer)
+        case "filename_effective": return optional(report.filenameEffective)
+        case "ftp_entry_path": return .string(nil)
+        case "num_redirects": return .number(Int64(report.numRedirects))
+        case "num_connects": return .number(Int64(report.numConnects))
+        case "num_headers": return .number(Int64(report.responseHeaders.fields.count))
+        case "ssl_verify_result": return .number(Int64(report.sslVerifyResult))
+        case "proxy_ssl_verify_result": return .number(Int64(report.proxySSLVerifyResult))
+        case "http_version": return .string(report.httpVersion)
+        case "exitcode": return .number(Int64(report.exitCode))
+        case "errormsg": return .string(report.exitCode == 0 ? nil : report.errorMessage)
+        case "dns_source": return .string(report.dnsSource)
         default: return nil
         }
     }
@@ -92,8 +149,7 @@ public struct WriteOut {
         return "\(micro / 1_000_000)." + String(repeating: "0", count: 6 - fraction.count) + fraction
     }
 
-    private static func threeDigits(_ code: Int) -> String {
-        let text = String(code)
-        return String(repeating: "0", count: max(0, 3 - text.count)) + text
+    static func asciiLowercased(_ text: String) -> String {
+        String(decoding: text.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 }

@@ -47,6 +47,59 @@ import Testing
                                       .init(toStandardError: false, text: "c")])
         #expect(rendered.unknownVariables == ["nope"])
     }
+
+    @Test func namesAreCaseInsensitiveAndOnErrorStopsOnSuccess() {
+        #expect(text("%{HTTP_CODE} %{Url}") == "204 https://a.test/")
+        #expect(text("a%{onerror}b") == "a")
+        var failed = report
+        failed.exitCode = 7
+        failed.errorMessage = "refused"
+        #expect(WriteOut("a%{onerror}b %{errormsg}", report: failed).segments.first?.text == "ab refused")
+    }
+
+    @Test func headerVariableTakesTheFirstValueOfTheFinalResponse() {
+        var report = report
+        for line in ["HTTP/1.1 100 Continue\r\n", "X-Early: 1\r\n", "\r\n",
+                     "HTTP/1.1 200 OK\r\n", "X-Dup: first\r\n", "x-dup: second\r\n", "\r\n"] {
+            report.responseHeaders.receive(line)
+        }
+        let rendered = WriteOut("[%header{X-DUP}] [%header{x-early}] [%header{}] %{num_headers} %header{open", report: report)
+        #expect(rendered.segments.first?.text == "[first] [] [] 2 %header{open")
+        #expect(rendered.unknownVariables.isEmpty)
+    }
+
+    @Test func jsonHasCurlsKeysTypesAndOrder() throws {
+        var report = report
+        report.curlVersion = "libcurl/7.88.1"
+        report.contentType = "text/x; a=\"\u{1}\\\" é"
+        let json = WriteOut("%{json}", report: report).segments.map(\.text).joined()
+        let object = try #require(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let keys = ["content_type", "dns_source", "dns_time", "errormsg", "exitcode", "filename_effective",
+                    "ftp_entry_path", "http_code", "http_connect", "http_version", "local_ip", "local_port", "method",
+                    "num_connects", "num_headers", "num_redirects", "proxy_ssl_verify_result", "redirect_url",
+                    "referer", "remote_ip", "remote_port", "response_code", "scheme", "size_download", "size_header",
+                    "size_request", "size_upload", "speed_download", "speed_upload", "ssl_verify_result",
+                    "time_appconnect", "time_connect", "time_namelookup", "time_pretransfer", "time_redirect",
+                    "time_starttransfer", "time_total", "url", "url_effective", "urlnum", "curl_version"]
+        #expect(Set(object.keys) == Set(keys))
+        let positions = keys.map { json.range(of: "\"\($0)\":")?.lowerBound }
+        #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted() && !positions.contains(nil))
+        #expect(object["http_code"] as? Int == 204 && json.contains("\"http_code\":204,"))
+        #expect(json.contains("\"time_total\":1.234567,") && json.contains("\"time_appconnect\":0.000000,"))
+        #expect(object["time_total"] as? Double == 1.234567)
+        #expect(object["remote_ip"] as? String == "::1" && object["http_version"] as? String == "0")
+        #expect(object["content_type"] as? String == report.contentType)
+        for key in ["errormsg", "redirect_url", "referer", "scheme", "filename_effective", "ftp_entry_path"] {
+            #expect(object[key] is NSNull, "\(key)")
+        }
+        #expect(object["method"] as? String == "GET" && object["curl_version"] as? String == "libcurl/7.88.1")
+        #expect(json.hasSuffix("\"curl_version\":\"libcurl/7.88.1\"}"))
+        var failed = report
+        failed.exitCode = 6
+        failed.errorMessage = "Could not resolve host: a.test"
+        let failure = try #require(JSONSerialization.jsonObject(with: Data(WriteOut("%{json}", report: failed).segments[0].text.utf8)) as? [String: Any])
+        #expect(failure["errormsg"] as? String == failed.errorMessage && failure["exitcode"] as? Int == 6)
+    }
 }
 
 @Suite struct ResolveListingTests {
@@ -72,18 +125,5 @@ import Testing
         #expect(parsed[0]["ttl"] as? Int == 7)
         #expect(parsed[1]["error"] as? String == failure.message)
         #expect(parsed[1]["exitcode"] as? Int == 6)
-    }
-}
-
-@Suite struct FormDataTests {
-    @Test func joinsWithAmpersandAndStripsNewlinesFromFiles() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ipcurl-form-\(UUID().uuidString)").path
-        try "a=1\r\nb=2\n".write(toFile: path, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(try FormData.join(["x=1", "@" + path, "y=\n2"]) == Array("x=1&a=1b=2&y=\n2".utf8))
-    }
-
-    @Test func missingFileIsExit26() {
-        #expect(throws: CurlError.readError) { try FormData.join(["@/nonexistent/file"]) }
     }
 }

@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # ipcurl real-server test lab: nginx (HTTPS vhosts + plain HTTP), unbound
-# (DNS-over-HTTPS) and httpdns_fixture.py (fake vendor HTTPDNS APIs) on
-# loopback addresses only, all state in one directory.
+# (DNS-over-HTTPS), httpdns_fixture.py (fake vendor HTTPDNS APIs) and
+# echo_backend.py (HTTP/1.1 backend behind nginx's /api/) on loopback
+# addresses only, all state in one directory.
 #
 #   lab.sh up       start (idempotent), write $STATE/lab.env
 #   lab.sh down     stop (idempotent), remove pid files and lab.env
-#   lab.sh status   exit 0 if nginx, unbound and the fixture are all running
+#   lab.sh status   exit 0 if nginx, unbound, the fixture and the echo backend are all running
 #   lab.sh env      print the path of lab.env (fails if the lab is not up)
 #
 # State dir: ${IPCURL_LAB_DIR:-<repo root>/.lab}
 # Port overrides (else picked free): LAB_HTTPS_PORT, LAB_HTTP_PORT, LAB_DOH_PORT,
 #   LAB_HTTPDNS_HTTP_PORT, LAB_HTTPDNS_ALIYUN_TLS_PORT, LAB_HTTPDNS_TLS_PORT,
-#   LAB_HTTPDNS_FAIL_PORT.
+#   LAB_HTTPDNS_FAIL_PORT, LAB_ECHO_PORT.
 set -euo pipefail
 
 LAB_SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -28,6 +29,10 @@ HTTPDNS_IP=127.0.0.5    # httpdns_fixture.py: every listener
 ALIYUN_TLS_NAME=resolvers-cn.httpdns.aliyuncs.com  # the only name in that listener's cert
 SECRETS="$STATE/secrets"
 FIXTURE=httpdns-fixture # pid file name; the process itself is python3
+ECHO_IP=127.0.0.6       # echo_backend.py (nginx proxies /api/ here)
+ECHO=echo-backend       # pid file name; the process itself is python3
+WWW="$STATE/www"        # nginx /files/: big.bin text.txt empty.txt (kept across down/up)
+BIG_SIZE=67108864       # big.bin: 64 MiB
 
 log() { printf 'lab: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -44,13 +49,16 @@ alive() {
 }
 
 # is_ours PID NAME: the process really is NAME (guards against stale pid files
-# and pid reuse). nginx/unbound: /proc/PID/comm is NAME. The fixture runs as
-# python3, so its command line must name the script and this lab's pid file.
+# and pid reuse). nginx/unbound: /proc/PID/comm is NAME. The fixture and the
+# echo backend run as python3, so the command line must name the script and
+# this lab's pid file.
 is_ours() {
-    local pid=$1 name=$2 comm cmdline
-    if [[ $name == "$FIXTURE" ]]; then
+    local pid=$1 name=$2 comm cmdline script
+    if [[ $name == "$FIXTURE" || $name == "$ECHO" ]]; then
+        script=httpdns_fixture.py
+        [[ $name == "$ECHO" ]] && script=echo_backend.py
         cmdline=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || true)
-        [[ $cmdline == *httpdns_fixture.py* && $cmdline == *"--pidfile $STATE/$FIXTURE.pid"* ]]
+        [[ $cmdline == *"$script"* && $cmdline == *"--pidfile $STATE/$name.pid"* ]]
     else
         comm=$(cat "/proc/$pid/comm" 2>/dev/null || true)
         [[ $comm == "$name" ]]
@@ -68,7 +76,10 @@ pid_of() {
     printf '%s\n' "$pid"
 }
 
-running() { pid_of nginx >/dev/null && pid_of unbound >/dev/null && pid_of "$FIXTURE" >/dev/null; }
+running() {
+    pid_of nginx >/dev/null && pid_of unbound >/dev/null && pid_of "$FIXTURE" >/dev/null &&
+        pid_of "$ECHO" >/dev/null
+}
 
 # stop NAME: TERM, wait up to 5 s, then KILL (the process and its children).
 stop() {
@@ -124,6 +135,7 @@ declare -A LEAVES=(
     [httpdns.test]="IP:$HTTPDNS_IP, DNS:httpdns.test"
     [failover.test]="DNS:failover.test"
     [localhost]="DNS:localhost"
+    [wildcard.any.test]="DNS:*.any.test"
 )
 
 # cert_ok NAME: key + cert exist and the cert is valid for at least a day.
@@ -186,7 +198,7 @@ COUNT = int(sys.argv[1])
 TAKEN = {int(p) for p in sys.argv[2:] if p}
 ADDRS = [(socket.AF_INET, "127.0.0.1"), (socket.AF_INET, "127.0.0.2"),
          (socket.AF_INET, "127.0.0.3"), (socket.AF_INET, "127.0.0.5"),
-         (socket.AF_INET6, "::1")]
+         (socket.AF_INET, "127.0.0.6"), (socket.AF_INET6, "::1")]
 def free_everywhere(port):
     for fam, addr in ADDRS:
         s = socket.socket(fam, socket.SOCK_STREAM)
@@ -248,8 +260,16 @@ probe_fixture() {
             "https://$ALIYUN_TLS_NAME:$LAB_HTTPDNS_ALIYUN_TLS_PORT/_stats" 2>/dev/null
 }
 
+# The echo backend directly, then through nginx (a.test /api/ proxies to it).
+probe_echo() {
+    curl -fsS --max-time 2 -o /dev/null "http://$ECHO_IP:$LAB_ECHO_PORT/api/echo" 2>/dev/null &&
+        curl -fsS --max-time 2 --cacert "$CERTS/ca.pem" -o /dev/null \
+            --resolve "a.test:$LAB_HTTPS_PORT:$LAB_IP" \
+            "https://a.test:$LAB_HTTPS_PORT/api/echo" 2>/dev/null
+}
+
 PORT_KEYS=(LAB_HTTPS_PORT LAB_HTTP_PORT LAB_DOH_PORT LAB_HTTPDNS_HTTP_PORT
-    LAB_HTTPDNS_ALIYUN_TLS_PORT LAB_HTTPDNS_TLS_PORT LAB_HTTPDNS_FAIL_PORT)
+    LAB_HTTPDNS_ALIYUN_TLS_PORT LAB_HTTPDNS_TLS_PORT LAB_HTTPDNS_FAIL_PORT LAB_ECHO_PORT)
 
 load_env() {
     local key
@@ -260,7 +280,7 @@ load_env() {
     done
 }
 
-healthy() { running && load_env && probe_nginx && probe_doh && probe_fixture; }
+healthy() { running && load_env && probe_nginx && probe_doh && probe_fixture && probe_echo; }
 
 # start_fixture: runs httpdns_fixture.py in the background (pid in FIXTURE_BG).
 # It binds every listener before it writes its pid file, and leaves our
@@ -277,9 +297,55 @@ start_fixture() {
     FIXTURE_BG=$!
 }
 
+# start_echo: runs echo_backend.py in the background (pid in ECHO_BG); like
+# the fixture, it binds before it writes its pid file, and leaves our session.
+start_echo() {
+    : >"$STATE/echo-backend.log"
+    nohup python3 "$LAB_SRC/echo_backend.py" --ip "$ECHO_IP" --port "$LAB_ECHO_PORT" \
+        --pidfile "$STATE/$ECHO.pid" </dev/null >>"$STATE/echo-backend.log" 2>&1 &
+    ECHO_BG=$!
+}
+
+# ------------------------------------------------------------------- files
+
+# make_www: the /files/ tree. Written once (atomically) and kept across
+# down/up; a file is rewritten only if it is missing (big.bin: or not 64 MiB).
+# big.bin is AES-128-CTR keystream under a fixed key: pseudo-random, and the
+# same bytes on every machine.
+make_www() {
+    mkdir -p "$WWW"
+    if [[ $(stat -c %s "$WWW/big.bin" 2>/dev/null) != "$BIG_SIZE" ]]; then
+        log "generating $WWW/big.bin (64 MiB)"
+        head -c "$BIG_SIZE" /dev/zero |
+            openssl enc -aes-128-ctr -nosalt -K 69706375726c2d6c61622d6269672d31 \
+                -iv 00000000000000000000000000000000 >"$WWW/big.bin.tmp"
+        [[ $(stat -c %s "$WWW/big.bin.tmp") == "$BIG_SIZE" ]] || die "could not write $WWW/big.bin"
+        mv "$WWW/big.bin.tmp" "$WWW/big.bin"
+    fi
+    if [[ ! -s $WWW/text.txt ]]; then
+        python3 - "$WWW/text.txt.tmp" <<'EOF'
+import random, sys
+rng = random.Random(20240501)
+words = ("ipcurl lab text line alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima "
+         "mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu "
+         "resolve connect handshake certificate redirect cookie header body chunk stream gzip").split()
+with open(sys.argv[1], "w") as f:
+    n = size = 0
+    while size < 200 * 1024:
+        n += 1
+        words_here = " ".join(rng.choice(words) for _ in range(rng.randint(4, 14)))
+        line = f"{n:05d} {words_here} [{rng.randint(0, 99999):05d}]\n"
+        f.write(line)
+        size += len(line)
+EOF
+        mv "$WWW/text.txt.tmp" "$WWW/text.txt"
+    fi
+    [[ -f $WWW/empty.txt && ! -s $WWW/empty.txt ]] || : >"$WWW/empty.txt"
+}
+
 tails() {
     local f
-    for f in nginx-error.log unbound.log httpdns-fixture.log; do
+    for f in nginx-error.log unbound.log httpdns-fixture.log echo-backend.log; do
         [[ -f $STATE/$f ]] || continue
         log "---- tail $STATE/$f"
         tail -n 20 "$STATE/$f" >&2 || true
@@ -292,6 +358,7 @@ cmd_down() {
     stop nginx
     stop unbound
     stop "$FIXTURE"
+    stop "$ECHO"
     rm -f "$ENV_FILE"
 }
 
@@ -311,6 +378,7 @@ cmd_up() {
     mkdir -p "$STATE"/tmp/{client_body,proxy,fastcgi,uwsgi,scgi}
     make_certs
     make_secrets
+    make_www
 
     read -r -a picked <<<"$(pick_ports "${#PORT_KEYS[@]}" "${want[@]}")"
     for key in "${PORT_KEYS[@]}"; do
@@ -323,6 +391,8 @@ cmd_up() {
     [[ $(id -u) == 0 ]] && user_line="user root;"
     render "$LAB_SRC/nginx.conf.in" "$STATE/nginx.conf" \
         STATE="$STATE" HTTPS_PORT="$LAB_HTTPS_PORT" HTTP_PORT="$LAB_HTTP_PORT" USER_LINE="$user_line"
+    render "$LAB_SRC/nginx-shared.conf.in" "$STATE/nginx-shared.conf" \
+        STATE="$STATE" ECHO_IP="$ECHO_IP" ECHO_PORT="$LAB_ECHO_PORT"
     render "$LAB_SRC/unbound.conf.in" "$STATE/unbound.conf" \
         STATE="$STATE" DOH_PORT="$LAB_DOH_PORT"
     cp "$LAB_SRC/test.zone" "$STATE/test.zone"
@@ -337,13 +407,17 @@ cmd_up() {
         tails; cmd_down; die "unbound failed to start"
     fi
     start_fixture
+    start_echo
 
-    # Wait (up to ~10 s) until all three answer real requests.
+    # Wait (up to ~10 s) until all four answer real requests.
     local ok=""
     for ((i = 0; i < 100; i++)); do
-        if running && probe_nginx && probe_doh && probe_fixture; then ok=1; break; fi
+        if running && probe_nginx && probe_doh && probe_fixture && probe_echo; then ok=1; break; fi
         if ! alive "$FIXTURE_BG"; then
             tails; cmd_down; die "the httpdns fixture exited (see $STATE/httpdns-fixture.log)"
+        fi
+        if ! alive "$ECHO_BG"; then
+            tails; cmd_down; die "the echo backend exited (see $STATE/echo-backend.log)"
         fi
         sleep 0.1
     done
@@ -374,15 +448,21 @@ LAB_DNSPOD_ID=1234
 LAB_DNSPOD_AES_KEY_FILE=$SECRETS/dnspod-aes.key
 LAB_DNSPOD_DES_KEY_FILE=$SECRETS/dnspod-des.key
 LAB_DNSPOD_TOKEN_FILE=$SECRETS/dnspod.token
+LAB_ECHO_IP=$ECHO_IP
+LAB_ECHO_PORT=$LAB_ECHO_PORT
+LAB_WWW=$WWW
 EOF
     mv "$ENV_FILE.tmp" "$ENV_FILE"
 
     cat <<EOF
 ipcurl lab is up (state: $STATE)
-  HTTPS  $LAB_IP:$LAB_HTTPS_PORT, [$LAB_IP6]:$LAB_HTTPS_PORT  (a.test b.test cname.test v6.test; default cert default.invalid)
+  HTTPS  $LAB_IP:$LAB_HTTPS_PORT, [$LAB_IP6]:$LAB_HTTPS_PORT  (a.test b.test cname.test v6.test *.any.test; default cert default.invalid)
   HTTPS  $LAB_WRONG_IP:$LAB_HTTPS_PORT  (serves other.test's cert only)
   HTTPS  127.0.0.1:$LAB_HTTPS_PORT  (localhost: what the system resolver finds, for the fallback)
-  HTTP   $LAB_IP:$LAB_HTTP_PORT  (a.test b.test)
+  HTTP   $LAB_IP:$LAB_HTTP_PORT  (a.test b.test *.any.test), [$LAB_IP6]:$LAB_HTTP_PORT  (*.any.test)
+  /api/   on a.test b.test *.any.test (HTTPS + HTTP) -> echo backend http://$ECHO_IP:$LAB_ECHO_PORT
+          echo redirect loop status flaky hits set-cookie delay drip
+  /files/ on the same vhosts -> $WWW  (big.bin 64 MiB, text.txt gzip-able, empty.txt)
   DoH    https://$DOH_IP:$LAB_DOH_PORT/dns-query  (HTTP/2 only)
   HTTPDNS fixture on $HTTPDNS_IP: http :$LAB_HTTPDNS_HTTP_PORT, https :$LAB_HTTPDNS_ALIYUN_TLS_PORT ($ALIYUN_TLS_NAME),
          https :$LAB_HTTPDNS_TLS_PORT (IP + httpdns.test), 503 :$LAB_HTTPDNS_FAIL_PORT
@@ -393,7 +473,7 @@ EOF
 
 cmd_status() {
     local n pid rc=0
-    for n in nginx unbound "$FIXTURE"; do
+    for n in nginx unbound "$FIXTURE" "$ECHO"; do
         if pid=$(pid_of "$n"); then
             echo "$n: running (pid $pid)"
         else

@@ -11,6 +11,8 @@ struct FetchCommand: ParsableCommand {
 
     @OptionGroup var resolver: ResolverOptions
     @OptionGroup var transfer: TransferOptions
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var follow: FollowOptions
 
     @Argument(help: "The http:// or https:// URL to fetch.")
     var url: String
@@ -25,7 +27,11 @@ struct FetchCommand: ParsableCommand {
         }
         let outcome = Fetch.run(request)
         if let error = outcome.error { report(error) }
-        if let format = request.writeOut { WriteOutPrinter.print(format, report: outcome.report) }
+        if let format = request.writeOut {
+            var report = outcome.report
+            if format.contains("%{json}") { report.curlVersion = CurlRuntime.versionLine }
+            WriteOutPrinter.print(format, report: report)
+        }
         if let error = outcome.error { throw ExitCode(error.exitCode) }
     }
 
@@ -33,22 +39,15 @@ struct FetchCommand: ParsableCommand {
         var request = FetchRequest(url: url)
         request.transport = try resolver.transport()
         request.resolver = try resolver.settings()
-        request.method = transfer.method
-        request.headers = transfer.headers
-        request.outputPath = transfer.output
-        request.includeHeaders = transfer.include
-        request.verbose = transfer.verbose
-        request.showsWarnings = !transfer.silent
-        if !transfer.data.isEmpty { request.body = try FormData.join(transfer.data) }
-        if let format = transfer.writeOut {
-            request.writeOut = format.hasPrefix("@")
-                ? String(decoding: try LocalFiles.read(String(format.dropFirst())), as: UTF8.self) : format
-        }
+        try transfer.apply(to: &request, arguments: Array(CommandLine.arguments.dropFirst()))
+        try output.apply(to: &request)
+        follow.apply(to: &request)
+        if transfer.user != nil { ArgumentScrubber.blankValues(of: ["-u", "--user"]) }
         return request
     }
 
     /// Prints `error` unless `-s` hides it; usage errors always print, as curl's option errors do.
     private func report(_ error: CurlError) {
-        if transfer.showsErrors || error == .usage("") { DescriptorWriter.standardError.write("ipcurl: \(error)\n") }
+        if output.showsErrors || error == .usage("") { DescriptorWriter.standardError.write("ipcurl: \(error)\n") }
     }
 }

@@ -1,0 +1,105 @@
+import CurlKit
+
+/// One `-d`-family argument as typed, in command-line order; curl joins them all with `&`.
+/// - SeeAlso: curl's `-d/--data`, `--data-raw`, `--data-binary`, `--data-urlencode`.
+public struct DataArgument: Sendable, Equatable {
+    /// Which option gave the argument.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// `-d/--data`, `--data-ascii`: `@file` is read with CR and LF removed.
+        case ascii = "data"
+        /// `--data-raw`: never reads a file, `@` is literal.
+        case raw = "data-raw"
+        /// `--data-binary`: `@file` is sent byte for byte (streamed when it is a regular file).
+        case binary = "data-binary"
+        /// `--data-urlencode`: `content`, `=content`, `name=content`, `@file`, `name@file`, URL-encoded.
+        case urlencode = "data-urlencode"
+    }
+
+    /// The option the argument came from.
+    public var kind: Kind
+    /// The argument as typed.
+    public var text: String
+
+    /// One argument of `kind`.
+    public init(_ kind: Kind, _ text: String) {
+        self.kind = kind
+        self.text = text
+    }
+
+    /// The body the arguments describe. `--data-binary @file` on a regular file becomes a file segment that is
+    /// read while sending; everything else is read now, as curl reads it. Unreadable files are exit 26.
+    public static func body(_ arguments: [DataArgument]) throws(CurlError) -> [BodySegment] {
+        var segments: [BodySegment] = []
+        var pending: [UInt8] = []
+        for (index, argument) in arguments.enumerated() {
+            if index > 0 { pending.append(UInt8(ascii: "&")) }
+            if argument.kind == .binary, argument.text.hasPrefix("@"), argument.text != "@-",
+               let size = LocalFiles.regularFileSize(String(argument.text.dropFirst())),
+               LocalFiles.isReadableFile(String(argument.text.dropFirst())) {
+                if !pending.isEmpty { segments.append(.bytes(pending)) }
+                pending = []
+                segments.append(.file(path: String(argument.text.dropFirst()), size: size))
+                continue
+            }
+            pending += try argument.bytes()
+        }
+        if !pending.isEmpty || segments.isEmpty { segments.append(.bytes(pending)) }
+        return segments
+    }
+
+    /// The query string `-G` appends: every argument's bytes joined with `&`, files read in full.
+    public static func query(_ arguments: [DataArgument]) throws(CurlError) -> String {
+        var bytes: [UInt8] = []
+        for (index, argument) in arguments.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: "&")) }
+            bytes += try argument.bytes()
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// This argument's bytes, files read in full.
+    func bytes() throws(CurlError) -> [UInt8] {
+        switch kind {
+        case .raw:
+            return Array(text.utf8)
+        case .ascii, .binary:
+            guard text.hasPrefix("@") else { return Array(text.utf8) }
+            let content = try LocalFiles.read(String(text.dropFirst()))
+            return kind == .binary ? content : content.filter { $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") }
+        case .urlencode:
+            return try urlEncoded()
+        }
+    }
+
+    /// curl's `--data-urlencode` forms: the part after the first `=` is encoded, or a file after `@`.
+    private func urlEncoded() throws(CurlError) -> [UInt8] {
+        let equals = text.firstIndex(of: "="), at = text.firstIndex(of: "@")
+        if let at, equals.map({ at < $0 }) ?? true {
+            let name = text[..<at]
+            let content = try LocalFiles.read(String(text[text.index(after: at)...]))
+            return (name.isEmpty ? [] : Array(name.utf8) + [UInt8(ascii: "=")]) + Self.percentEncoded(content)
+        }
+        guard let equals else { return Self.percentEncoded(Array(text.utf8)) }
+        let name = text[..<equals]
+        let content = Self.percentEncoded(Array(text[text.index(after: equals)...].utf8))
+        return name.isEmpty ? content : Array(name.utf8) + [UInt8(ascii: "=")] + content
+    }
+
+    /// Percent-encodes everything but RFC 3986 unreserved characters, as `curl_easy_escape` does.
+    public static func percentEncoded(_ bytes: [UInt8]) -> [UInt8] {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                 UInt8(ascii: "~"):
+                out.append(byte)
+            default:
+                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,135 @@
+import CCurl
+import CurlKit
+import HTTPDNS
+
+/// One request of a redirect chain: where it goes and what it carries.
+struct Hop {
+    var url: CurlURL
+    /// The method semantics (GET, HEAD, POST, PUT); `-X` still names the string sent.
+    var method: String
+    var payload: RequestPayload
+    var referer: String?
+    /// Whether `-u`, `Authorization:`, `Cookie:` and `-b name=value` go along (first host, or trusted).
+    var sendsCredentials: Bool
+}
+
+extension FetchRun {
+    /// Performs one hop, moving to the answer's next IP when TLS fails before anything was sent
+    /// (``AddressFailover``); records the hop's report and returns its handle.
+    func perform(_ hop: Hop) throws(CurlError) -> EasyHandle {
+        let resolution = try resolve(hop.url)
+        var addresses = resolution.entry?.addresses ?? []
+        while true {
+            let entry = resolution.entry.flatMap { ResolveEntry(host: $0.host, port: $0.port, addresses: addresses) }
+            let handle = try makeHandle(hop, entry: entry)
+            lastHandle = handle
+            var headers = ResponseHeaders()
+            handle.onHeader = { [output, headerDump, request] bytes in
+                headers.receive(bytes)
+                if let headerDump, !headerDump.write(bytes) { return false }
+                return request.includeHeaders ? output.write(bytes) : true
+            }
+            let follow = request.redirects.follow
+            handle.onBody = { [unowned handle, output] bytes in
+                // The body of a redirect that is followed is not output, as with curl -L.
+                let skips = follow && RedirectRules.isFollowed(status: handle.info(long: CURLINFO_RESPONSE_CODE))
+                    && headers.first(named: "location") != nil
+                return skips || output.write(bytes)
+            }
+            do throws(CurlError) {
+                do throws(CurlError) { try handle.perform() } catch {
+                    throw output.failure ?? headerDump?.failure ?? error
+                }
+                hops.append(report(handle, headers))
+                return handle
+            } catch {
+                let failedIP = handle.info(string: CURLINFO_PRIMARY_IP) ?? ""
+                guard let next = AddressFailover.remaining(after: error, at: failedIP,
+                                                           requestBytesSent: handle.info(long: CURLINFO_REQUEST_SIZE),
+                                                           addresses: addresses) else {
+                    hops.append(report(handle, headers))
+                    throw error
+                }
+                let line = "\(hop.url.host): TLS failed at \(failedIP) (exit \(error.exitCode): \(error.message)); trying \(next[0])"
+                if request.showsWarnings { warn(line) } else { verbose("* HTTPDNS failover: \(line)\n") }
+                addresses = next
+            }
+        }
+    }
+
+    private func report(_ handle: EasyHandle, _ headers: ResponseHeaders) -> TransferReport {
+        var report = TransferReport(handle: handle, url: request.url)
+        report.responseHeaders = headers
+        return report
+    }
+
+    private func makeHandle(_ hop: Hop, entry: ResolveEntry?) throws(CurlError) -> EasyHandle {
+        let handle = try EasyHandle()
+        var transport = request.transport
+        if let limit = transport.timeoutMS {
+            guard limit > elapsedMS else {
+                throw CurlError.operationTimedOut.with(message: "Operation timed out after \(elapsedMS) milliseconds")
+            }
+            transport.timeoutMS = limit - elapsedMS
+        }
+        try transport.apply(to: handle)
+        try handle.set(CURLOPT_URL, hop.url.text)
+        try handle.set(CURLOPT_PROTOCOLS_STR, "http,https")
+        switch request.resolver.families {
+        case .both: break
+        case .v4Only: try handle.set(CURLOPT_IPRESOLVE, Int(CURL_IPRESOLVE_V4))
+        case .v6Only: try handle.set(CURLOPT_IPRESOLVE, Int(CURL_IPRESOLVE_V6))
+        }
+        let pinned = request.resolver.staticEntries.filter { $0.host != entry?.host || $0.port != entry?.port }
+        let entries = Self.uniqued((pinned + [entry].compactMap { $0 }).map(\.description))
+        try handle.set(CURLOPT_RESOLVE, list: entries)
+        verbose(DecisionLog.entries(entries))
+        try share?.attach(to: handle)
+        try configureRequest(handle, hop)
+        if let meter {
+            try handle.reportProgress()
+            handle.onProgress = { meter.update(downloadTotal: $0, downloaded: $1, uploadTotal: $2, uploaded: $3); return true }
+        }
+        if request.verbose { try handle.traceVerbosely { [log] in log.write(VerboseTrace.render($0, $1)) } }
+        return handle
+    }
+
+    /// Method, headers, body, credentials and HTTP options of one hop.
+    private func configureRequest(_ handle: EasyHandle, _ hop: Hop) throws(CurlError) {
+        try handle.set(CURLOPT_USERAGENT, request.userAgent ?? "ipcurl/\(IPCurlVersion.number)")
+        let headers = hop.sendsCredentials ? request.headers : request.headers.filter { !Self.isCredentialHeader($0) }
+        try handle.set(CURLOPT_HTTPHEADER, list: headers)
+        if hop.method == "HEAD" { try handle.set(CURLOPT_NOBODY, 1) }
+        if hop.method == "GET", hop.payload == .none, request.payload != .none { try handle.set(CURLOPT_HTTPGET, 1) }
+        try hop.payload.apply(to: handle, stdin: stdin)
+        if let method = request.method { try handle.set(CURLOPT_CUSTOMREQUEST, method) }
+        if let referer = hop.referer, !referer.isEmpty { try handle.set(CURLOPT_REFERER, referer) }
+        if request.compressed { try handle.set(CURLOPT_ACCEPT_ENCODING, "") }
+        if request.fail == .fail { try handle.set(CURLOPT_FAILONERROR, 1) }
+        if let version = request.httpVersion { try handle.set(CURLOPT_HTTP_VERSION, version) }
+        if hop.sendsCredentials {
+            if let credentials = request.credentials { try handle.set(CURLOPT_USERPWD, credentials.value) }
+            if let cookies = request.cookies { try handle.set(CURLOPT_COOKIE, cookies) }
+        }
+        if let cookieFile = request.cookieFile { try handle.set(CURLOPT_COOKIEFILE, cookieFile) }
+    }
+
+    /// `Authorization:` and `Cookie:` lines (also their `Name;` empty forms), dropped on another host.
+    static func isCredentialHeader(_ line: String) -> Bool {
+        let name = line.prefix { $0 != ":" && $0 != ";" }.lowercased().trimmingSuffixBlanks()
+        return name == "authorization" || name == "cookie" || name == "proxy-authorization"
+    }
+
+    private static func uniqued(_ strings: [String]) -> [String] {
+        var seen = Set<String>()
+        return strings.filter { seen.insert($0).inserted }
+    }
+}
+
+private extension String {
+    func trimmingSuffixBlanks() -> String {
+        var text = self
+        while text.last == " " || text.last == "\t" { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,37 @@
+import CurlKit
+
+/// curl's `-L/--location` rules, applied by ipcurl itself so that every hop's host is resolved through
+/// HTTPDNS and pinned with its own resolve entry (libcurl's own following would only know the first one).
+/// - SeeAlso: `CURLOPT_FOLLOWLOCATION`, `CURLOPT_MAXREDIRS`, `CURLOPT_POSTREDIR`, `CURLOPT_UNRESTRICTED_AUTH`.
+public struct RedirectRules: Sendable, Equatable {
+    /// `-L/--location`.
+    public var follow = false
+    /// `--max-redirs`: 50 by default as in curl, -1 for no limit.
+    public var maxRedirects = 50
+    /// `--location-trusted`: send credentials (`-u`, `Authorization`, `Cookie`) to other hosts too.
+    public var trusted = false
+    /// `--post301`, `--post302`, `--post303`: keep a POST a POST after that status.
+    public var keepPost301 = false, keepPost302 = false, keepPost303 = false
+
+    public init() {}
+
+    /// The method semantics after a `status` redirect: whether the request becomes a body-less GET.
+    /// 301/302 turn a POST into a GET, 303 turns everything but HEAD into a GET; 307/308 keep both.
+    public func switchesToGet(status: Int, method: String) -> Bool {
+        switch status {
+        case 301: method == "POST" && !keepPost301
+        case 302: method == "POST" && !keepPost302
+        case 303: method != "HEAD" && !(method == "POST" && keepPost303)
+        default: false
+        }
+    }
+
+    /// Whether a hop to `url` may carry the credentials given for `origin`: same scheme, host and port, or
+    /// `--location-trusted`.
+    public func sendsCredentials(to url: CurlURL, origin: CurlURL) -> Bool {
+        trusted || (url.scheme == origin.scheme && url.host.lowercased() == origin.host.lowercased() && url.port == origin.port)
+    }
+
+    /// Whether `status` with a Location is followed (curl follows any 3xx with a Location except 304).
+    public static func isFollowed(status: Int) -> Bool { (300...399).contains(status) && status != 304 }
+}

@@ -1,0 +1,342 @@
+#!/usr/bin/env python3
+"""HTTP/1.1 echo backend for the ipcurl lab (python3 stdlib only).
+
+nginx proxies /api/ of the a.test, b.test and *.any.test vhosts here; it can
+also be reached directly on its own loopback address. Every method is
+accepted (GET HEAD POST PUT PATCH DELETE OPTIONS). Request bodies of any size
+are streamed into SHA-256 in 64 KiB pieces (Content-Length or chunked), never
+held in memory. Every answer carries Content-Length, so keep-alive works.
+
+Routes (see Tests/Lab/README.md):
+
+  /api/echo*                               JSON: method path query headers body_sha256 body_length content_type
+  /api/redirect?code=N&to=URL              status N, Location: URL (verbatim)
+  /api/loop                                302, Location: /api/loop
+  /api/status?code=N[&retry_after=S]       status N, body "status N\\n"
+  /api/flaky?key=K&fails=N&code=C[&retry_after=S]
+                                           the first N hits of key K get C, then 200
+  /api/hits?key=K                          flaky hits of key K so far: "N\\n"
+  /api/set-cookie?name=value[&...]         Set-Cookie: name=value; Path=/ for each pair
+  /api/delay?ms=N                          sleeps N ms, then 200
+  /api/drip?bytes=N&chunk=C&ms=M           Content-Length N, C bytes of 'x' every M ms
+
+Started by lab.sh; logs go to stderr.
+"""
+import argparse
+import hashlib
+import json
+import os
+import signal
+import socket
+import socketserver
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, parse_qsl, urlsplit
+
+PIECE = 64 * 1024
+MAX_DELAY_MS = 3_600_000
+NO_BODY = {204, 304}
+
+FLAKY_LOCK = threading.Lock()
+FLAKY_HITS = {}  # key -> hits so far
+
+
+class BadRequest(Exception):
+    pass
+
+
+def log(msg):
+    sys.stderr.write(time.strftime("%Y-%m-%dT%H:%M:%S ") + msg.replace("\n", "\\n") + "\n")
+    sys.stderr.flush()
+
+
+def arg(q, key, default=None):
+    v = q.get(key)
+    return v[0] if v else default
+
+
+def int_arg(q, key, default, lo, hi):
+    raw = arg(q, key)
+    if raw is None or raw == "":
+        if default is None:
+            raise BadRequest(f"missing {key}")
+        return default
+    try:
+        v = int(raw)
+    except ValueError:
+        raise BadRequest(f"{key} is not an integer") from None
+    if not lo <= v <= hi:
+        raise BadRequest(f"{key} must be in {lo}..{hi}")
+    return v
+
+
+def header_value(q, key):
+    """A query value that goes into a response header: no CR, LF or NUL."""
+    v = arg(q, key)
+    if v is not None and any(c in v for c in "\r\n\0"):
+        raise BadRequest(f"{key} holds a control character")
+    return v
+
+
+def text(status, body, headers=()):
+    return status, list(headers), body.encode(), "text/plain; charset=utf-8"
+
+
+# ------------------------------------------------------------------ routes
+def echo(h, url, body_hash, body_len):
+    headers = {}
+    for name, value in h.headers.items():
+        k = name.lower()
+        headers[k] = headers[k] + ", " + value if k in headers else value
+    obj = {"method": h.command, "path": url.path, "query": url.query, "headers": headers,
+           "body_sha256": body_hash, "body_length": body_len,
+           "content_type": h.headers.get("Content-Type")}
+    return 200, [], json.dumps(obj, separators=(",", ":")).encode(), "application/json"
+
+
+def redirect(q):
+    code = int_arg(q, "code", 302, 200, 599)
+    to = header_value(q, "to")
+    if to is None:
+        raise BadRequest("missing to")
+    return text(code, f"redirect {code} to {to}\n", [("Location", to)])
+
+
+def status(q):
+    code = int_arg(q, "code", None, 200, 599)
+    ra = header_value(q, "retry_after")
+    return text(code, f"status {code}\n", [("Retry-After", ra)] if ra is not None else [])
+
+
+def flaky(q):
+    key = arg(q, "key")
+    if not key:
+        raise BadRequest("missing key")
+    fails = int_arg(q, "fails", 1, 0, 1_000_000)
+    code = int_arg(q, "code", 503, 200, 599)
+    ra = header_value(q, "retry_after")
+    with FLAKY_LOCK:
+        hit = FLAKY_HITS[key] = FLAKY_HITS.get(key, 0) + 1
+    if hit <= fails:
+        return text(code, f"failure {hit}\n", [("Retry-After", ra)] if ra is not None else [])
+    return text(200, f"ok after {fails} failures\n")
+
+
+def hits(q):
+    key = arg(q, "key")
+    if not key:
+        raise BadRequest("missing key")
+    with FLAKY_LOCK:
+        n = FLAKY_HITS.get(key, 0)
+    return text(200, f"{n}\n")
+
+
+def set_cookie(url):
+    pairs = parse_qsl(url.query, keep_blank_values=True)
+    for name, value in pairs:
+        if not name or "=" in name or any(c in name + value for c in "\r\n\0;"):
+            raise BadRequest("bad cookie name or value")
+    cookies = [("Set-Cookie", f"{n}={v}; Path=/") for n, v in pairs]
+    return text(200, "".join(f"set {n}={v}\n" for n, v in pairs) or "no cookies\n", cookies)
+
+
+def delay(q):
+    ms = int_arg(q, "ms", None, 0, MAX_DELAY_MS)
+    time.sleep(ms / 1000)
+    return text(200, f"slept {ms} ms\n")
+
+
+def route(h, url, body_hash, body_len):
+    path, q = url.path, parse_qs(url.query, keep_blank_values=True)
+    if path.startswith("/api/echo"):
+        return echo(h, url, body_hash, body_len)
+    if path == "/api/redirect":
+        return redirect(q)
+    if path == "/api/loop":
+        return text(302, "loop\n", [("Location", "/api/loop")])
+    if path == "/api/status":
+        return status(q)
+    if path == "/api/flaky":
+        return flaky(q)
+    if path == "/api/hits":
+        return hits(q)
+    if path == "/api/set-cookie":
+        return set_cookie(url)
+    if path == "/api/delay":
+        return delay(q)
+    return text(404, "not found\n")
+
+
+# ----------------------------------------------------------------- serving
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body are separate writes
+    server_version = "ipcurl-lab-echo"
+    timeout = 60
+
+    def handle_one_request(self):
+        try:
+            super().handle_one_request()
+        except (ConnectionError, socket.timeout, TimeoutError):
+            self.close_connection = True
+
+    def read_exact(self, n, digest):
+        while n > 0:
+            piece = self.rfile.read(min(n, PIECE))
+            if not piece:
+                raise BadRequest("body ended early")
+            digest.update(piece)
+            n -= len(piece)
+
+    def read_line(self):
+        line = self.rfile.readline(65537)
+        if not line.endswith(b"\n"):
+            raise BadRequest("truncated or overlong chunk line")
+        return line
+
+    def read_body(self):
+        """(sha256 hex, length) of the request body, streamed."""
+        digest, total = hashlib.sha256(), 0
+        te = self.headers.get_all("Transfer-Encoding") or []
+        codings = [c.strip().lower() for v in te for c in v.split(",") if c.strip()]
+        if codings:
+            if codings != ["chunked"]:
+                raise BadRequest("unsupported Transfer-Encoding")
+            while True:
+                size_field = self.read_line().split(b";", 1)[0].strip()
+                try:
+                    size = int(size_field, 16)
+                except ValueError:
+                    raise BadRequest("bad chunk size") from None
+                if size < 0:
+                    raise BadRequest("bad chunk size")
+                if size == 0:
+                    while self.read_line() not in (b"\r\n", b"\n"):  # trailers
+                        pass
+                    break
+                self.read_exact(size, digest)
+                total += size
+                if self.read_line() not in (b"\r\n", b"\n"):
+                    raise BadRequest("chunk not followed by CRLF")
+        else:
+            cl = self.headers.get_all("Content-Length") or []
+            if cl:
+                if len(set(v.strip() for v in cl)) != 1 or not cl[0].strip().isdigit():
+                    raise BadRequest("bad Content-Length")
+                total = int(cl[0])
+                self.read_exact(total, digest)
+        return digest.hexdigest(), total
+
+    def handle_any(self):
+        try:
+            body_hash, body_len = self.read_body()
+        except BadRequest as e:
+            self.close_connection = True
+            return self.send(*text(400, f"bad request: {e}\n", [("Connection", "close")]))
+        url = urlsplit(self.path)
+        if url.path == "/api/drip":
+            return self.drip(parse_qs(url.query, keep_blank_values=True))
+        try:
+            self.send(*route(self, url, body_hash, body_len))
+        except BadRequest as e:
+            self.send(*text(400, f"bad request: {e}\n"))
+        except Exception as e:  # a backend bug must still answer
+            log(f"error handling {self.command} {self.path!r}: {e!r}")
+            self.send(*text(500, "echo backend error\n"))
+
+    do_GET = do_HEAD = do_POST = do_PUT = do_PATCH = do_DELETE = do_OPTIONS = handle_any
+
+    def send(self, status, headers, body, ctype):
+        self.send_response(status)
+        for k, v in headers:
+            self.send_header(k, v)
+        if status not in NO_BODY:
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD" and status not in NO_BODY:
+            self.wfile.write(body)
+        self.wfile.flush()
+
+    def drip(self, q):
+        try:
+            n = int_arg(q, "bytes", 1024, 0, 1 << 40)
+            chunk = int_arg(q, "chunk", 1024, 1, 16 << 20)
+            ms = int_arg(q, "ms", 100, 0, MAX_DELAY_MS)
+        except BadRequest as e:
+            return self.send(*text(400, f"bad request: {e}\n"))
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Length", str(n))
+        self.end_headers()
+        self.wfile.flush()
+        if self.command == "HEAD":
+            return
+        block, sent = b"x" * min(chunk, n), 0
+        try:
+            while sent < n:
+                part = block[:min(chunk, n - sent)]
+                self.wfile.write(part)
+                self.wfile.flush()
+                sent += len(part)
+                if sent < n and ms:
+                    time.sleep(ms / 1000)
+        except (ConnectionError, socket.timeout, TimeoutError):
+            log(f"drip: client left after {sent} of {n} bytes")
+            self.close_connection = True
+
+    def log_message(self, fmt, *args):
+        log(f"{self.client_address[0]} " + fmt % args)
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 128
+
+    def server_bind(self):  # skip HTTPServer's reverse DNS lookup of the address
+        socketserver.TCPServer.server_bind(self)
+        self.server_name, self.server_port = self.server_address[:2]
+
+    def handle_error(self, request, client_address):
+        log(f"{client_address[0]}: connection error: {sys.exc_info()[1]!r}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--ip", default="127.0.0.6")
+    ap.add_argument("--port", type=int, required=True)
+    ap.add_argument("--pidfile")
+    a = ap.parse_args()
+    try:
+        srv = Server((a.ip, a.port), Handler)
+    except OSError as e:
+        sys.exit(f"echo_backend: cannot listen on {a.ip}:{a.port}: {e.strerror}")
+    try:
+        os.setsid()  # leave lab.sh's process group and terminal
+    except OSError:
+        pass
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    if a.pidfile:
+        with open(a.pidfile + ".tmp", "w") as f:
+            f.write(f"{os.getpid()}\n")
+        os.replace(a.pidfile + ".tmp", a.pidfile)
+    log(f"listening: {a.ip}:{srv.server_port}")
+    try:
+        srv.serve_forever()
+    except (SystemExit, KeyboardInterrupt):
+        pass
+    finally:
+        srv.server_close()
+        if a.pidfile:
+            try:
+                os.unlink(a.pidfile)
+            except OSError:
+                pass
+        log("stopped")
+
+
+if __name__ == "__main__":
+    main()
