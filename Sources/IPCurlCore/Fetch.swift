@@ -33,6 +33,9 @@ public enum Fetch {
         report.microseconds["dns_time"] = run.dnsMicroseconds
         report.url = request.url
         report.filenameEffective = run.output.name
+        if run.hops.isEmpty { report.method = request.method ?? request.firstMethod }
+        // curl has started the next request when it finds the limit reached, so %header{} sees no headers.
+        if failure == .tooManyRedirects { report.headersReadable = false }
         return FetchOutcome(error: failure, report: report)
     }
 }

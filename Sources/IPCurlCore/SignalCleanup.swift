@@ -44,6 +44,12 @@ public enum SignalCleanup {
             sigaddset(&action.sa_mask, SIGINT)
             sigaddset(&action.sa_mask, SIGTERM)
             sigaction(signal, &action, nil)
+            // A parent that spawned us from a thread with these signals blocked (libdispatch workers do) passed the
+            // mask on; an installed handler must also be reachable.
+            var unblock = sigset_t()
+            sigemptyset(&unblock)
+            sigaddset(&unblock, signal)
+            pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         }
     }
 

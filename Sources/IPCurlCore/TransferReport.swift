@@ -34,6 +34,9 @@ public struct TransferReport: Sendable {
     public var exitCode: Int32 = 0, errorMessage = ""
     /// The last final response's headers: `%header{name}`, `%{num_headers}`.
     public var responseHeaders = ResponseHeaders()
+    /// Whether `%header{name}` can read ``responseHeaders``: not after `--max-redirs` ran out, where curl has
+    /// already begun the next request (whose headers are empty) while `%{num_headers}` still counts the last ones.
+    public var headersReadable = true
     /// libcurl's version text (`curl_version()`), the last member of `%{json}`; set by the caller.
     public var curlVersion = ""
     /// ipcurl's `%{dns_source}`: which resolver gave the addresses (`aliyun`, `cache`, `system`, ...); empty for

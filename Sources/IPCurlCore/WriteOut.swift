@@ -36,7 +36,6 @@ public struct WriteOut {
                 case "n": current.text.append("\n")
                 case "r": current.text.append("\r")
                 case "t": current.text.append("\t")
-                case "\\": current.text.append("\\")
                 default: current.text += "\\\(next)"
                 }
             case "%":
@@ -46,7 +45,7 @@ public struct WriteOut {
                     let name = rest[rest.index(rest.startIndex, offsetBy: 7)..<close]
                     rest = rest[rest.index(after: close)...]
                     // curl copies the name into a 256-byte buffer and prints nothing for longer names.
-                    if name.utf8.count < 256 { current.text += report.responseHeaders.first(named: String(name)) ?? "" }
+                    if name.utf8.count < 256, report.headersReadable { current.text += report.responseHeaders.first(named: String(name)) ?? "" }
                     continue
                 }
                 guard rest.first == "{", let close = rest.firstIndex(of: "}") else { current.text.append("%"); continue }

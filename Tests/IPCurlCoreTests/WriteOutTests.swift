@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func escapesAndPercent() {
-        #expect(text("a\\nb\\tc\\rd\\\\e 100%% \\q %x") == "a\nb\tc\rd\\e 100% \\q %x")
+        #expect(text("a\\nb\\tc\\rd\\\\e 100%% \\q %x") == "a\nb\tc\rd\\\\e 100% \\q %x")  // curl 7.88 keeps an escaped backslash as two
     }
 
     @Test func codeBelowHundredIsZeroPadded() {

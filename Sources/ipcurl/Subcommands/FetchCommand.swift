@@ -29,7 +29,7 @@ struct FetchCommand: ParsableCommand {
         if let error = outcome.error { report(error) }
         if let format = request.writeOut {
             var report = outcome.report
-            if format.contains("%{json}") { report.curlVersion = CurlRuntime.versionLine }
+            if format.lowercased().contains("%{json}") { report.curlVersion = CurlRuntime.versionLine }
             WriteOutPrinter.print(format, report: report)
         }
         if let error = outcome.error { throw ExitCode(error.exitCode) }

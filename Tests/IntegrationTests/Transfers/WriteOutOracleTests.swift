@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+/// `-w` against the real curl CLI: the same request through `curl --resolve` prints the same values.
+@Suite struct WriteOutOracleTests {
+    let lab: Lab
+    let aliyun: [String]
+    init() throws {
+        lab = try Lab.current()
+        aliyun = try Provider.aliyun.arguments(lab)
+    }
+
+    /// Values that do not depend on timing or on which tool sent the request.
+    static let stable = ["http_code", "response_code", "num_redirects", "url_effective", "redirect_url", "size_download",
+                         "size_upload", "content_type", "remote_ip", "remote_port", "local_ip", "scheme", "http_version", "method",
+                         "exitcode", "ssl_verify_result", "num_headers", "url", "filename_effective", "num_connects", "size_request"]
+    static var format: String { stable.map { "\($0)=%{\($0)}" }.joined(separator: "\\n") + "\\nct=%header{content-type}" }
+
+    private func compare(_ arguments: [String], hosts: [String]) throws {
+        let common = ["-s", "-A", "oracle/1", "-w", Self.format] + arguments
+        let ours = try ipcurl(aliyun + common)
+        let resolves = hosts.flatMap { ["--resolve", "\($0):\(lab.httpsPort):\(lab.ip)"] }
+        let theirs = try run("/usr/bin/curl", ["--cacert", lab.ca] + resolves + common)
+        #expect(ours.status == theirs.status)
+        let mine = ours.stdout.split(separator: "\n"), curls = theirs.stdout.split(separator: "\n")
+        #expect(mine.count == curls.count)
+        for (line, expected) in zip(mine, curls) { #expect(line == expected, "\(arguments)") }
+    }
+
+    @Test func singleRequestMatchesCurl() throws {
+        try compare(["-o", "/dev/null", lab.api("a.test", "echo?x=1")], hosts: ["a.test"])
+        try compare(["-d", "a=1", "-o", "/dev/null", lab.https("a.test", "/status/404")], hosts: ["a.test"])
+    }
+
+    @Test func redirectChainMatchesCurl() throws {
+        let chain = lab.redirect("a.test", 302, to: lab.redirect("b.test", 307, to: lab.api("b.test", "echo")))
+        try compare(["-L", "-o", "/dev/null", chain], hosts: ["a.test", "b.test"])
+        try compare(["-L", "-d", "x=1", "-o", "/dev/null", chain], hosts: ["a.test", "b.test"])
+        try compare(["-o", "/dev/null", chain], hosts: ["a.test"])
+    }
+
+    @Test func failuresMatchCurl() throws {
+        try compare(["-f", lab.https("a.test", "/status/404")], hosts: ["a.test"])
+        try compare(["-L", "--max-redirs", "2", lab.api("a.test", "loop")], hosts: ["a.test"])
+    }
+
+    @Test func jsonHasCurlsKeysAndTimesAddUp() throws {
+        let chain = lab.redirect("a.test", 302, to: lab.api("b.test", "echo"))
+        let ours = try ipcurl(aliyun + ["-s", "-L", "-o", "/dev/null", "-w", "%{json}", chain])
+        let theirs = try run("/usr/bin/curl", ["-s", "-L", "-o", "/dev/null", "-w", "%{json}", "--cacert", lab.ca,
+                                               "--resolve", "a.test:\(lab.httpsPort):\(lab.ip)", "--resolve", "b.test:\(lab.httpsPort):\(lab.ip)", chain])
+        let mine = try JSONSerialization.jsonObject(with: ours.stdoutBytes) as? [String: Any] ?? [:]
+        let curls = try JSONSerialization.jsonObject(with: theirs.stdoutBytes) as? [String: Any] ?? [:]
+        let expected = Set(curls.keys).subtracting(["certs", "num_certs"]).union(["dns_source", "dns_time"])
+        #expect(Set(mine.keys) == expected)
+        let total = mine["time_total"] as? Double ?? 0, redirect = mine["time_redirect"] as? Double ?? 0
+        #expect(redirect > 0 && redirect < total && (mine["num_redirects"] as? Int) == 1)
+        #expect((mine["time_namelookup"] as? Double ?? 1) <= (mine["time_connect"] as? Double ?? 0))
+    }
+}
