@@ -67,6 +67,18 @@ run ipcurl-fallback-503 "$bin" "${ask[@]}" --aliyun 1 --httpdns-server "http://$
 run curl-localhost curl "${common[@]}" "https://localhost:$LAB_HTTPS_PORT/"
 run ipcurl-tls-failover "$bin" "${ask[@]}" --aliyun "$LAB_ALIYUN_ACCOUNT" --httpdns-server "$fixture" \
     "https://failover.test:$LAB_HTTPS_PORT/"
+echo "== transfers (a.test, address pinned)"
+api="https://a.test:$LAB_HTTPS_PORT/api"
+big="https://a.test:$LAB_HTTPS_PORT/files/big.bin"
+head -c $((256 << 20)) /dev/urandom >"$out/256m.bin"
+run curl-download-64m curl "${common[@]}" --resolve "$pin" "$big"
+run ipcurl-download-64m "$bin" "${common[@]}" --resolve "$pin" "$big"
+run curl-upload-256m curl "${common[@]}" --resolve "$pin" -T "$out/256m.bin" "$api/echo"
+run ipcurl-upload-256m "$bin" "${common[@]}" --resolve "$pin" -T "$out/256m.bin" "$api/echo"
+hop="https://a.test:$LAB_HTTPS_PORT/api/redirect?code=302&to=https%3A%2F%2Fb.test%3A$LAB_HTTPS_PORT%2Fapi%2Fecho"
+run curl-redirect-2-hosts curl "${common[@]}" -L --resolve "$pin" --resolve "b.test:$LAB_HTTPS_PORT:$LAB_IP" "$hop"
+run ipcurl-redirect-2-hosts "$bin" "${common[@]}" -L --resolve "$pin" --resolve "b.test:$LAB_HTTPS_PORT:$LAB_IP" "$hop"
+run ipcurl-redirect-aliyun "$bin" "${ask[@]}" -L --aliyun "$LAB_ALIYUN_ACCOUNT" --httpdns-server "$fixture" "$hop"
 echo "== peak RSS (KiB)"
 if /usr/bin/env time -f '%M' true >/dev/null 2>&1; then
     echo "curl   --doh-url request  $(rss curl "${common[@]}" --doh-url "$LAB_DOH_URL" "$url")"
@@ -74,6 +86,16 @@ if /usr/bin/env time -f '%M' true >/dev/null 2>&1; then
     echo "ipcurl cache-hit request  $(rss "$bin" "${common[@]}" --doh "$LAB_DOH_URL" "$url")"
     echo "ipcurl --dnspod-id (AES)  $(rss "$bin" "${ask[@]}" --dnspod-id "$LAB_DNSPOD_ID" \
         --dnspod-key-file "$LAB_DNSPOD_AES_KEY_FILE" --httpdns-server "$fixture" "$url")"
+    echo "curl   64 MiB download    $(rss curl "${common[@]}" --resolve "$pin" "$big")"
+    echo "ipcurl 64 MiB download    $(rss "$bin" "${common[@]}" --resolve "$pin" "$big")"
+    for body in "-T $out/256m.bin" "--data-binary @$out/256m.bin" "-F f=@$out/256m.bin"; do
+        # shellcheck disable=SC2086
+        printf 'curl   256 MiB %-11s %s\n' "${body%% *}" "$(rss curl "${common[@]}" --resolve "$pin" $body "$api/echo")"
+        # shellcheck disable=SC2086
+        printf 'ipcurl 256 MiB %-11s %s\n' "${body%% *}" "$(rss "$bin" "${common[@]}" --resolve "$pin" $body "$api/echo")"
+    done
+    echo "ipcurl 256 MiB -T - (pipe) $(rss sh -c 'cat "$1" | "$2" -s -o /dev/null --cacert "$3" --resolve "$4" -T - "$5"' _ \
+        "$out/256m.bin" "$bin" "$LAB_CA" "$pin" "$api/echo")"
 else
     echo "(GNU time not installed: apt-get install time)"
 fi
