@@ -19,6 +19,9 @@ public struct CurlURL: Sendable, Equatable {
     public let hasCredentials: Bool
     /// `scheme://host:port/path`, with user info, query and fragment removed: safe for logs and `-v`.
     public let redacted: String
+    /// The URL without user info and fragment, as libcurl sends it as an automatic `Referer`.
+    /// - SeeAlso: `CURLOPT_AUTOREFERER`.
+    public let referer: String
 
     /// Parses `text`; a missing scheme is guessed as curl does (`example.com` → `http://example.com/`).
     /// Throws exit 3 for a malformed URL.
@@ -49,5 +52,7 @@ public struct CurlURL: Sendable, Equatable {
         path = part(CURLUPART_PATH) ?? "/"
         hasQueryOrFragment = part(CURLUPART_QUERY) != nil || part(CURLUPART_FRAGMENT) != nil
         redacted = "\(self.scheme)://\(hostPart):\(port)\(path)"
+        for which in [CURLUPART_USER, CURLUPART_PASSWORD, CURLUPART_FRAGMENT] { curl_url_set(handle, which, nil, 0) }
+        referer = part(CURLUPART_URL) ?? url
     }
 }

@@ -162,7 +162,11 @@ final class FetchRun {
                 method = "GET"
                 payload = .none
             }
-            if request.autoReferer { referer = url.redacted }
+            if request.autoReferer { referer = url.referer }
+            let scheme = next.prefix { $0 != ":" }.lowercased()
+            guard scheme == "http" || scheme == "https" else {
+                throw CurlError.unsupportedProtocol.with(message: "Protocol \"\(scheme)\" not supported by ipcurl")
+            }
             url = try CurlURL(next)
             verbose("* Issue another request to this URL: '\(url.redacted)'\n")
             meter?.reset()

@@ -33,7 +33,7 @@ extension FetchRun {
             handle.onBody = { [unowned handle, output] bytes in
                 // The body of a redirect that is followed is not output, as with curl -L.
                 let skips = follow && RedirectRules.isFollowed(status: handle.info(long: CURLINFO_RESPONSE_CODE))
-                    && headers.first(named: "location") != nil
+                    && !(headers.first(named: "location") ?? "").allSatisfy { $0 == " " || $0 == "\t" }
                 return skips || output.write(bytes)
             }
             do throws(CurlError) {

@@ -10,7 +10,9 @@ import CurlKit
 /// A regular file is written to a temporary file beside it (`.NAME.ipcurl-XXXXXX`, created on the first
 /// byte) and renamed over `NAME` only by ``commit()``, so a failed, retried or interrupted transfer never
 /// clobbers an existing file and never leaves a partial one; SIGINT/SIGTERM remove the temporary file
-/// (``SignalCleanup``). A path that exists and is not a regular file (`/dev/null`, a FIFO) is written directly.
+/// (``SignalCleanup``). The replacement keeps an existing file's mode and owner; a symlink stays a link (its
+/// target is replaced); a file with other hard links is rewritten in place at commit. A path that exists and is
+/// not a regular file (`/dev/null`, a FIFO) is written directly.
 /// - SeeAlso: curl's `-o/--output`, `--create-dirs`, `-D/--dump-header`.
 final class OutputFile {
     private let path: String?
@@ -18,6 +20,10 @@ final class OutputFile {
     private var writer: DescriptorWriter?
     private var descriptor: Int32 = -1
     private var temporary: (path: String, token: Int)?
+    /// Where the temporary file lands: the path itself, or a symlink's target (the link stays a link).
+    private var target = ""
+    /// An existing file with other hard links is rewritten in place at commit, so every name sees the new body.
+    private var rewritesInPlace = false
     /// The first write or open error; it ends the transfer with exit 23.
     private(set) var failure: CurlError?
 
@@ -50,13 +56,33 @@ final class OutputFile {
             return
         }
         closeDescriptor()
-        guard let temporary, let path else { return }
+        guard let temporary else { return }
         self.temporary = nil
-        SignalCleanup.unregister(temporary.token)
-        guard rename(temporary.path, path) == 0 else {
+        defer { SignalCleanup.unregister(temporary.token) }
+        let moved = rewritesInPlace ? Self.copy(temporary.path, over: target) : rename(temporary.path, target) == 0
+        guard moved else {
             let reason = String(cString: strerror(errno))
             unlink(temporary.path)
-            throw CurlError.writeError.with(message: "Failed to rename \(temporary.path) to \(path): \(reason)")
+            throw CurlError.writeError.with(message: "Failed to replace \(target): \(reason)")
+        }
+        if rewritesInPlace { unlink(temporary.path) }
+    }
+
+    /// Copies `source` into the existing file `destination` (same inode, so hard links follow).
+    private static func copy(_ source: String, over destination: String) -> Bool {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { return false }
+        defer { close(input) }
+        let output = open(destination, O_WRONLY | O_TRUNC | O_CLOEXEC)
+        guard output >= 0 else { return false }
+        defer { close(output) }
+        let writer = DescriptorWriter(descriptor: output)
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, $0.count) }
+            if count == 0 { return true }
+            if count < 0 { if errno == EINTR { continue }; return false }
+            guard chunk.withUnsafeBytes({ writer.write(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }) else { return false }
         }
     }
 
@@ -85,21 +111,30 @@ final class OutputFile {
         }
         if createDirectories { Self.makeParents(of: path) }
         var info = stat()
-        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+        let exists = stat(path, &info) == 0
+        if exists, (info.st_mode & S_IFMT) != S_IFREG {
             descriptor = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
         } else {
-            let slash = path.lastIndex(of: "/")
-            let directory = slash.map { String(path[...$0]) } ?? ""
-            let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
+            target = exists ? Self.resolved(path) : path
+            rewritesInPlace = exists && info.st_nlink > 1
+            let slash = target.lastIndex(of: "/")
+            let directory = slash.map { String(target[...$0]) } ?? ""
+            let base = slash.map { String(target[target.index(after: $0)...]) } ?? target
             var template = Array("\(directory).\(base).ipcurl-XXXXXX".utf8CString)
             descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
             if descriptor >= 0 {
                 _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
                 let temp = String(cString: template)
                 temporary = (temp, SignalCleanup.register(path: temp))
-                let mask = umask(0)
-                umask(mask)
-                fchmod(descriptor, 0o666 & ~mask)
+                if exists {
+                    // The replacement keeps the existing file's owner and mode: never wider than before.
+                    _ = fchown(descriptor, info.st_uid, info.st_gid)
+                    fchmod(descriptor, info.st_mode & 0o7777)
+                } else {
+                    let mask = umask(0)
+                    umask(mask)
+                    fchmod(descriptor, 0o666 & ~mask)
+                }
             }
         }
         guard descriptor >= 0 else {
@@ -108,6 +143,13 @@ final class OutputFile {
         }
         writer = DescriptorWriter(descriptor: descriptor)
         return writer
+    }
+
+    /// The path with symlinks resolved, so renaming replaces the link's target and keeps the link.
+    private static func resolved(_ path: String) -> String {
+        guard let real = realpath(path, nil) else { return path }
+        defer { free(real) }
+        return String(cString: real)
     }
 
     /// `--create-dirs`: every missing directory above `path`, mode 0750 as curl makes them.

@@ -32,6 +32,6 @@ public struct RedirectRules: Sendable, Equatable {
         trusted || (url.scheme == origin.scheme && url.host.lowercased() == origin.host.lowercased() && url.port == origin.port)
     }
 
-    /// Whether `status` with a Location is followed (curl follows any 3xx with a Location except 304).
-    public static func isFollowed(status: Int) -> Bool { (300...399).contains(status) && status != 304 }
+    /// Whether `status` with a Location is followed (curl 7.88 follows any 3xx with a Location, even 304).
+    public static func isFollowed(status: Int) -> Bool { (300...399).contains(status) }
 }

@@ -2,8 +2,9 @@ import CurlKit
 
 /// curl's `--retry` rules: which failures are transient, how long to wait, and when to give up.
 ///
-/// Transient: a timeout (28), a name that could not be resolved (6), an HTTP 408, 429, 500, 502, 503 or 504;
-/// with `--retry-connrefused` also a refused connection; with `--retry-all-errors` every failure. The wait is
+/// Transient: a timeout (28), a name that could not be resolved (6), an HTTP 408, 429, 500, 502, 503 or 504
+/// answer (fetched, or failed by `-f`); with `--retry-connrefused` also a refused connection; with
+/// `--retry-all-errors` every failed transfer (an HTTP 404 fails only with `-f`). The wait is
 /// `--retry-delay` when given, else 1 s doubling up to 10 minutes; a `Retry-After` header wins, capped by
 /// `--retry-max-time`.
 /// - SeeAlso: curl's `--retry`, `--retry-delay`, `--retry-max-time`, `--retry-connrefused`,
@@ -60,8 +61,9 @@ public struct RetryRules: Sendable, Equatable {
             if error == .operationTimedOut || error == .couldntResolveHost { return .timeout }
             if connectionRefused, error == .couldntConnect, attempt.osErrno == 111 /* ECONNREFUSED */ { return .refused }
         }
-        if attempt.isHTTP, Self.transientStatuses.contains(attempt.status) { return .http }
-        if allErrors, attempt.error != nil || (attempt.isHTTP && attempt.status >= 400) { return .allErrors }
+        let answered = attempt.error == nil || attempt.error == .httpReturnedError
+        if answered, attempt.isHTTP, Self.transientStatuses.contains(attempt.status) { return .http }
+        if allErrors, attempt.error != nil { return .allErrors }
         return nil
     }
 

@@ -15,7 +15,7 @@ import Testing
         rules.keepPost303 = true
         #expect(!rules.switchesToGet(status: 301, method: "POST") && rules.switchesToGet(status: 302, method: "POST"))
         #expect(!rules.switchesToGet(status: 303, method: "POST") && rules.switchesToGet(status: 303, method: "GET"))
-        #expect(RedirectRules.isFollowed(status: 307) && !RedirectRules.isFollowed(status: 304) && !RedirectRules.isFollowed(status: 200))
+        #expect(RedirectRules.isFollowed(status: 307) && RedirectRules.isFollowed(status: 304) && !RedirectRules.isFollowed(status: 200))
     }
 
     @Test func credentialsStayWithTheOrigin() throws {
@@ -45,7 +45,9 @@ import Testing
         #expect(rules.reason(for: .init(error: .peerFailedVerification, status: 0)) == nil)
         rules.allErrors = true
         #expect(rules.reason(for: .init(error: .peerFailedVerification, status: 0)) == .allErrors)
-        #expect(rules.reason(for: http(404)) == .allErrors)
+        #expect(rules.reason(for: http(404)) == nil, "not a failure without -f")
+        #expect(rules.reason(for: .init(error: .httpReturnedError, status: 404)) == .allErrors)
+        #expect(RetryRules().reason(for: .init(error: .writeError, status: 503)) == nil, "a 503 that failed to be written is not retried")
     }
 
     @Test func waitsDoubleHonourRetryAfterAndStopInTime() {

@@ -43,15 +43,22 @@ final class SegmentedBody: RequestBody {
                     bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: count) }
                     offset += count
                 }
-            case .file(let path, _):
+            case .file(let path, let size):
                 if descriptor < 0 {
                     descriptor = open(path, O_RDONLY | O_CLOEXEC)
                     guard descriptor >= 0 else { throw CurlError.readError.with(message: "Failed to open \(path)") }
                 }
-                var got = -1
-                repeat { got = Glibc.read(descriptor, buffer.baseAddress, buffer.count) } while got < 0 && errno == EINTR
-                guard got >= 0 else { throw CurlError.readError.with(message: "Failed to read \(path)") }
+                // Exactly the size announced as Content-Length: a file that shrank is an error, growth is cut off.
+                let wanted = min(buffer.count, Int(size) - offset)
+                var got = 0
+                if wanted > 0 {
+                    repeat { got = Glibc.read(descriptor, buffer.baseAddress, wanted) } while got < 0 && errno == EINTR
+                    guard got > 0 else {
+                        throw CurlError.readError.with(message: "Failed to read \(path): it changed while being sent")
+                    }
+                }
                 count = got
+                offset += got
                 if count == 0 { closeFile() }
             }
             if count > 0 { return count }

@@ -7,7 +7,7 @@ struct FollowOptions: ParsableArguments {
           help: "Follow redirects, resolving every new host through HTTPDNS.")
     var location = false
 
-    @Option(name: .customLong("max-redirs"), help: ArgumentHelp("Most redirects to follow (default 50, -1: no limit).", valueName: "NUM"))
+    @Option(name: .customLong("max-redirs"), parsing: .unconditional, help: ArgumentHelp("Most redirects to follow (default 50, -1: no limit).", valueName: "NUM"))
     var maxRedirs: Int?
 
     @Flag(name: .customLong("location-trusted"), help: "Like -L, and send credentials to other hosts too.")
@@ -17,7 +17,7 @@ struct FollowOptions: ParsableArguments {
     @Flag(name: .customLong("post302"), help: "Keep POST after a 302.") var post302 = false
     @Flag(name: .customLong("post303"), help: "Keep POST after a 303.") var post303 = false
 
-    @Option(name: .customLong("retry"), help: ArgumentHelp("Retry transient failures NUM times.", valueName: "NUM"))
+    @Option(name: .customLong("retry"), parsing: .unconditional, help: ArgumentHelp("Retry transient failures NUM times.", valueName: "NUM"))
     var retry: Int?
 
     @Option(name: .customLong("retry-delay"), help: ArgumentHelp("Wait SECONDS between retries (default: 1 s doubling).", valueName: "SECONDS"))

@@ -42,7 +42,7 @@ struct FetchCommand: ParsableCommand {
         try transfer.apply(to: &request, arguments: Array(CommandLine.arguments.dropFirst()))
         try output.apply(to: &request)
         follow.apply(to: &request)
-        if transfer.user != nil { ArgumentScrubber.blankValues(of: ["-u", "--user"]) }
+        if transfer.user != nil { ArgumentScrubber.blankValues(short: "u", long: "--user") }
         return request
     }
 

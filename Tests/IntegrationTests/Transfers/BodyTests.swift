@@ -72,7 +72,7 @@ import Testing
         // /api/delay keeps the process alive long enough to read its /proc/PID/cmdline.
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ipcurlBinary())
-        process.arguments = aliyun + ["-s", "-o", "/dev/null", "-u", "bob:hunter2", lab.api("a.test", "delay?ms=1500")]
+        process.arguments = aliyun + ["-o", "/dev/null", "-su", "bob:hunter2", lab.api("a.test", "delay?ms=1500")]
         var environment = ProcessInfo.processInfo.environment
         let scratch = try TemporaryDirectory()
         environment["IPCURL_CACHE_DIR"] = scratch.path

@@ -61,6 +61,26 @@ import Testing
         #expect(success.status == 0 && replaced.isEmpty, "success replaces it")
     }
 
+    @Test func replacingKeepsModeSymlinksAndHardLinks() throws {
+        let scratch = try TemporaryDirectory()
+        let manager = FileManager.default
+        let secret = scratch.path + "/secret.txt", real = scratch.path + "/real.txt", link = scratch.path + "/link.txt"
+        let peer = scratch.path + "/peer.txt"
+        for path in [secret, real] { try "old\n".write(toFile: path, atomically: true, encoding: .utf8) }
+        try manager.setAttributes([.posixPermissions: 0o600], ofItemAtPath: secret)
+        try manager.createSymbolicLink(atPath: link, withDestinationPath: real)
+        try manager.linkItem(atPath: secret, toPath: peer)
+        for path in [secret, link] {
+            let result = try ipcurl(aliyun + ["-o", path, lab.https("a.test", "/files/empty.txt")])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        #expect((try manager.attributesOfItem(atPath: secret)[.posixPermissions] as? Int) == 0o600, "never wider than before")
+        #expect(try manager.destinationOfSymbolicLink(atPath: link) == real, "the link stays a link")
+        #expect((try Data(contentsOf: URL(fileURLWithPath: real))).isEmpty)
+        #expect((try Data(contentsOf: URL(fileURLWithPath: peer))).isEmpty, "a hard link sees the new body")
+        #expect(leftovers(scratch.path).isEmpty)
+    }
+
     @Test func failGives22AndNoBodyFailWithBodyKeepsIt() throws {
         let fail = try ipcurl(aliyun + ["-f", lab.https("a.test", "/status/404")])
         #expect(fail.status == 22 && fail.stdout.isEmpty)

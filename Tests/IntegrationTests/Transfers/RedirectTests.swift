@@ -77,6 +77,19 @@ import Testing
         #expect(curl.status == 47 && curl.stdout == result.stdout)
     }
 
+    @Test func unlimitedRedirectsFileLocationsAndAutoReferer() throws {
+        let unlimited = try ipcurl(aliyun + ["-L", "--max-redirs", "-1", "-w", "%{num_redirects}", "-o", "/dev/null",
+                                             lab.redirect("a.test", 302, to: "/api/echo")])
+        #expect(unlimited.status == 0 && unlimited.stdout == "1", "\(unlimited.stderr)")
+        let file = try ipcurl(aliyun + ["-L", lab.redirect("a.test", 302, to: "file:///etc/passwd")])
+        #expect(file.status == 1 && !file.stdout.contains("root:"))
+        let start = lab.redirect("a.test", 307, to: "/api/echo")
+        let auto = try Echo(try ipcurl(aliyun + ["-L", "-e", ";auto", start]).stdout)
+        #expect(auto.headers["referer"] == start, "the previous URL, query included")
+        let empty = try ipcurl(aliyun + ["-L", lab.api("a.test", "redirect?code=302&to=")])
+        #expect(empty.status == 0 && empty.stdout == "redirect 302 to \n", "nothing to follow: the body is the answer")
+    }
+
     @Test func withoutLocationTheRedirectIsTheAnswer() throws {
         let result = try ipcurl(aliyun + ["-i", "-w", "%{http_code} %{redirect_url}", lab.redirect("a.test", 302, to: "/api/echo")])
         #expect(result.status == 0)
