@@ -52,3 +52,9 @@ failing="http://$LAB_HTTPDNS_IP:$LAB_HTTPDNS_FAIL_PORT"
 echo "When every HTTPDNS server fails, the system resolver is asked, and the certificate is still checked:"
 echo "\$ ipcurl --aliyun 1 --httpdns-server $failing --cacert \$LAB_CA -w '%{dns_source}\\n' https://localhost:$LAB_HTTPS_PORT/"
 "$bin" --aliyun 1 --httpdns-server "$failing" --cacert "$LAB_CA" -w '%{dns_source}\n' "https://localhost:$LAB_HTTPS_PORT/"
+echo
+hop="https://a.test:$LAB_HTTPS_PORT/api/redirect?code=307&to=https%3A%2F%2Fcdn.any.test%3A$LAB_HTTPS_PORT%2Fapi%2Fecho"
+echo "Transfers. A 307 to a host only HTTPDNS knows: the POST body follows, the credentials do not:"
+echo "\$ ipcurl -L -u alice:secret -d hello=world --aliyun $LAB_ALIYUN_ACCOUNT --httpdns-server $fixture --cacert \$LAB_CA -w '%{num_redirects} %{url_effective}\\n' '$hop'"
+"$bin" -L -u alice:secret -d hello=world --aliyun "$LAB_ALIYUN_ACCOUNT" --httpdns-server "$fixture" --cacert "$LAB_CA" \
+    -w '\n%{num_redirects} %{url_effective}\n' "$hop"
