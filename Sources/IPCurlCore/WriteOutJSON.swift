@@ -27,25 +27,6 @@ enum WriteOutJSON {
         }
     }
 
-    /// `text` as a JSON string literal: `"` and `\` escaped, control characters as `\b \f \n \r \t` or
-    /// `\u00XX`, everything else (valid Unicode, since `String` is) as it is.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\u{8}": out += "\\b"
-            case "\u{C}": out += "\\f"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    /// `text` as a JSON string literal (``ResolveListing/quote(_:)``, RFC 8259 escaping).
+    static func quoted(_ text: String) -> String { ResolveListing.quote(text) }
 }
