@@ -96,7 +96,6 @@ final class FetchRun {
             do throws(CurlError) { try followChain() } catch { failure = error }
             let attempt = RetryRules.Attempt(
                 error: failure, status: lastHandle?.info(long: CURLINFO_RESPONSE_CODE) ?? 0,
-                isHTTP: (lastHandle?.info(string: CURLINFO_SCHEME)?.lowercased()).map { $0.hasPrefix("http") } ?? true,
                 osErrno: lastHandle?.info(long: CURLINFO_OS_ERRNO) ?? 0,
                 retryAfterSeconds: lastHandle?.info(offset: CURLINFO_RETRY_AFTER) ?? 0)
             if let reason = request.retry.reason(for: attempt),
@@ -138,10 +137,8 @@ final class FetchRun {
         var method = request.firstMethod
         var payload = request.payload
         var referer = request.referer
+        try Self.requireHTTP(url.scheme)
         while true {
-            guard url.scheme == "https" || url.scheme == "http" else {
-                throw CurlError.unsupportedProtocol.with(message: "Protocol \"\(url.scheme)\" not supported by ipcurl")
-            }
             let hop = Hop(url: url, method: method, payload: payload, referer: referer,
                           sendsCredentials: request.redirects.sendsCredentials(to: url, origin: origin))
             let handle = try perform(hop)
@@ -163,10 +160,8 @@ final class FetchRun {
                 payload = .none
             }
             if request.autoReferer { referer = url.referer }
-            let scheme = next.prefix { $0 != ":" }.lowercased()
-            guard scheme == "http" || scheme == "https" else {
-                throw CurlError.unsupportedProtocol.with(message: "Protocol \"\(scheme)\" not supported by ipcurl")
-            }
+            // Checked before parsing: libcurl's parser rejects some schemes' URLs (file:///x has no host) with exit 3.
+            try Self.requireHTTP(next.prefix { $0 != ":" }.lowercased())
             url = try CurlURL(next)
             verbose("* Issue another request to this URL: '\(url.redacted)'\n")
             meter?.reset()
@@ -192,6 +187,13 @@ final class FetchRun {
                 throw CurlError.operationTimedOut.with(message: "Operation timed out after \(elapsedMS) milliseconds while resolving \(url.host)")
             }
             throw error
+        }
+    }
+
+    /// ipcurl speaks http and https only: anything else is curl's exit 1.
+    private static func requireHTTP(_ scheme: String) throws(CurlError) {
+        guard scheme == "https" || scheme == "http" else {
+            throw CurlError.unsupportedProtocol.with(message: "Protocol \"\(scheme)\" not supported by ipcurl")
         }
     }
 

@@ -30,10 +30,13 @@ extension FetchRun {
                 return request.includeHeaders ? output.write(bytes) : true
             }
             let follow = request.redirects.follow
+            var skipsBody: Bool?
             handle.onBody = { [unowned handle, output] bytes in
-                // The body of a redirect that is followed is not output, as with curl -L.
-                let skips = follow && RedirectRules.isFollowed(status: handle.info(long: CURLINFO_RESPONSE_CODE))
-                    && !(headers.first(named: "location") ?? "").allSatisfy { $0 == " " || $0 == "\t" }
+                // The body of a redirect that is followed is not output, as with curl -L. Decided on the first
+                // chunk: by then the final response's headers are all in.
+                let skips = skipsBody ?? (follow && RedirectRules.isFollowed(status: handle.info(long: CURLINFO_RESPONSE_CODE))
+                    && !(headers.first(named: "location") ?? "").allSatisfy { $0 == " " || $0 == "\t" })
+                skipsBody = skips
                 return skips || output.write(bytes)
             }
             do throws(CurlError) {

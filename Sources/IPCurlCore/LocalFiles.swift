@@ -30,14 +30,20 @@ public enum LocalFiles {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, into: $0) }
             if count == 0 { return bytes }
             if count < 0 {
-                if errno == EINTR { continue }
                 throw CurlError.readError.with(message: "Failed to read \(path): \(String(cString: strerror(errno)))")
             }
             bytes += chunk[0..<count]
         }
+    }
+
+    /// One `read(2)` into `buffer`, repeated when a signal interrupts it: the byte count, 0 at the end, -1 on error.
+    static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        var count: Int
+        repeat { count = Glibc.read(descriptor, buffer.baseAddress, buffer.count) } while count < 0 && errno == EINTR
+        return count
     }
 }
 

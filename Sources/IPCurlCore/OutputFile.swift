@@ -79,9 +79,8 @@ final class OutputFile {
         let writer = DescriptorWriter(descriptor: output)
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, $0.count) }
-            if count == 0 { return true }
-            if count < 0 { if errno == EINTR { continue }; return false }
+            let count = chunk.withUnsafeMutableBytes { LocalFiles.read(input, into: $0) }
+            if count <= 0 { return count == 0 }
             guard chunk.withUnsafeBytes({ writer.write(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }) else { return false }
         }
     }

@@ -33,17 +33,14 @@ public struct RetryRules: Sendable, Equatable {
         public var error: CurlError?
         /// The last response's status (0 without one).
         public var status: Int
-        /// Whether the URL was http or https (statuses only count there).
-        public var isHTTP: Bool
         /// `CURLINFO_OS_ERRNO` of the attempt.
         public var osErrno: Int
         /// `CURLINFO_RETRY_AFTER` in seconds, 0 without the header.
         public var retryAfterSeconds: Int64
 
-        public init(error: CurlError?, status: Int, isHTTP: Bool = true, osErrno: Int = 0, retryAfterSeconds: Int64 = 0) {
+        public init(error: CurlError?, status: Int, osErrno: Int = 0, retryAfterSeconds: Int64 = 0) {
             self.error = error
             self.status = status
-            self.isHTTP = isHTTP
             self.osErrno = osErrno
             self.retryAfterSeconds = retryAfterSeconds
         }
@@ -62,7 +59,7 @@ public struct RetryRules: Sendable, Equatable {
             if connectionRefused, error == .couldntConnect, attempt.osErrno == 111 /* ECONNREFUSED */ { return .refused }
         }
         let answered = attempt.error == nil || attempt.error == .httpReturnedError
-        if answered, attempt.isHTTP, Self.transientStatuses.contains(attempt.status) { return .http }
+        if answered, Self.transientStatuses.contains(attempt.status) { return .http }
         if allErrors, attempt.error != nil { return .allErrors }
         return nil
     }

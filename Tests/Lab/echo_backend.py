@@ -25,8 +25,7 @@ Started by lab.sh; logs go to stderr.
 import argparse
 import hashlib
 import json
-import os
-import signal
+import labdaemon
 import socket
 import socketserver
 import sys
@@ -313,29 +312,7 @@ def main():
         srv = Server((a.ip, a.port), Handler)
     except OSError as e:
         sys.exit(f"echo_backend: cannot listen on {a.ip}:{a.port}: {e.strerror}")
-    try:
-        os.setsid()  # leave lab.sh's process group and terminal
-    except OSError:
-        pass
-    signal.signal(signal.SIGHUP, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    if a.pidfile:
-        with open(a.pidfile + ".tmp", "w") as f:
-            f.write(f"{os.getpid()}\n")
-        os.replace(a.pidfile + ".tmp", a.pidfile)
-    log(f"listening: {a.ip}:{srv.server_port}")
-    try:
-        srv.serve_forever()
-    except (SystemExit, KeyboardInterrupt):
-        pass
-    finally:
-        srv.server_close()
-        if a.pidfile:
-            try:
-                os.unlink(a.pidfile)
-            except OSError:
-                pass
-        log("stopped")
+    labdaemon.serve([srv], a.pidfile, log, f"{a.ip}:{srv.server_port}")
 
 
 if __name__ == "__main__":

@@ -23,9 +23,9 @@ import hashlib
 import hmac
 import ipaddress
 import json
+import labdaemon
 import os
 import re
-import signal
 import socketserver
 import ssl
 import subprocess
@@ -484,32 +484,7 @@ def main():
         if ctx:  # handshake lazily in the handler thread, not in accept()
             srv.socket = ctx.wrap_socket(srv.socket, server_side=True, do_handshake_on_connect=False)
         servers.append(srv)
-    try:
-        os.setsid()  # leave lab.sh's process group and terminal
-    except OSError:
-        pass
-    signal.signal(signal.SIGHUP, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    if a.pidfile:
-        with open(a.pidfile + ".tmp", "w") as f:
-            f.write(f"{os.getpid()}\n")
-        os.replace(a.pidfile + ".tmp", a.pidfile)
-    log("listening: " + ", ".join(f"{s.label}={a.ip}:{s.server_port}" for s in servers))
-    for srv in servers[1:]:
-        threading.Thread(target=srv.serve_forever, name=srv.label, daemon=True).start()
-    try:
-        servers[0].serve_forever()
-    except (SystemExit, KeyboardInterrupt):
-        pass
-    finally:
-        for srv in servers:
-            srv.server_close()
-        if a.pidfile:
-            try:
-                os.unlink(a.pidfile)
-            except OSError:
-                pass
-        log("stopped")
+    labdaemon.serve(servers, a.pidfile, log, ", ".join(f"{s.label}={a.ip}:{s.server_port}" for s in servers))
 
 
 if __name__ == "__main__":

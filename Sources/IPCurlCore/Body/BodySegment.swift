@@ -52,7 +52,7 @@ final class SegmentedBody: RequestBody {
                 let wanted = min(buffer.count, Int(size) - offset)
                 var got = 0
                 if wanted > 0 {
-                    repeat { got = Glibc.read(descriptor, buffer.baseAddress, wanted) } while got < 0 && errno == EINTR
+                    got = LocalFiles.read(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]))
                     guard got > 0 else {
                         throw CurlError.readError.with(message: "Failed to read \(path): it changed while being sent")
                     }

@@ -38,8 +38,7 @@ public final class StdinReplay {
             return count
         }
         guard !ended, position == kept.count || overflowed else { return 0 }
-        var got = -1
-        repeat { got = Glibc.read(descriptor, buffer.baseAddress, buffer.count) } while got < 0 && errno == EINTR
+        let got = LocalFiles.read(descriptor, into: buffer)
         guard got >= 0 else { throw CurlError.readError.with(message: "Failed to read stdin") }
         if got == 0 { ended = true }
         if !overflowed {
