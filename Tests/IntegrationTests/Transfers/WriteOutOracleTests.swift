@@ -29,7 +29,8 @@ import Testing
 
     @Test func singleRequestMatchesCurl() throws {
         try compare(["-o", "/dev/null", lab.api("a.test", "echo?x=1")], hosts: ["a.test"])
-        try compare(["-d", "a=1", "-o", "/dev/null", lab.https("a.test", "/status/404")], hosts: ["a.test"])
+        // The backend reads the body before it answers (nginx's own 404 may not), so size_upload is not a race.
+        try compare(["-d", "a=1", "-o", "/dev/null", lab.api("a.test", "status?code=404")], hosts: ["a.test"])
     }
 
     @Test func redirectChainMatchesCurl() throws {
