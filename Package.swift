@@ -23,7 +23,7 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .target(name: "CurlKit", dependencies: ["CCurl"]),
-        .target(name: "HTTPDNS", dependencies: ["CCrypto", "CurlKit"]),
+        .target(name: "HTTPDNS", dependencies: ["CCrypto"]),
         .target(name: "IPCurlCore", dependencies: ["HTTPDNS", "CurlKit"]),
         .executableTarget(
             name: "ipcurl",

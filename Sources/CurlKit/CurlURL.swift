@@ -7,8 +7,11 @@ public struct CurlURL: Sendable, Equatable {
     public let text: String
     /// Lowercase scheme, e.g. `https`.
     public let scheme: String
-    /// The host as written in the URL, without brackets for IPv6 literals.
+    /// The host as libcurl connects to it and looks it up, without brackets for IPv6 literals: an
+    /// internationalized name is in its ASCII (punycode A-label) form, a trailing dot is kept.
     public let host: String
+    /// The host as written (an IDN in Unicode), when it differs from ``host``; for messages only.
+    public let unicodeHost: String?
     /// The explicit port or the scheme's default.
     public let port: Int
     /// The path, `/` at least.
@@ -17,6 +20,10 @@ public struct CurlURL: Sendable, Equatable {
     public let hasQueryOrFragment: Bool
     /// Whether the URL holds a user name or password.
     public let hasCredentials: Bool
+    /// The query without `?`, if any (may hold secrets: never print it).
+    public let query: String?
+    /// `user[:password]`, if any (a secret: never print it).
+    public let userInfo: String?
     /// `scheme://host:port/path`, with user info, query and fragment removed: safe for logs and `-v`.
     public let redacted: String
     /// The URL without user info and fragment, as libcurl sends it as an automatic `Referer`.
@@ -40,14 +47,21 @@ public struct CurlURL: Sendable, Equatable {
             defer { curl_free(value) }
             return String(cString: value)
         }
-        guard let url = part(CURLUPART_URL), let scheme = part(CURLUPART_SCHEME), let host = part(CURLUPART_HOST) else {
+        guard let url = part(CURLUPART_URL), let scheme = part(CURLUPART_SCHEME), let written = part(CURLUPART_HOST) else {
             throw CurlError.malformedURL.with(message: "URL rejected: no host in \(input.count) characters")
+        }
+        guard let host = written.utf8.allSatisfy({ $0 < 0x80 }) ? written : part(CURLUPART_HOST, CURLU_PUNYCODE) else {
+            throw CurlError.malformedURL.with(message: "URL rejected: the host name cannot be converted to an IDN A-label")
         }
         text = url
         self.scheme = scheme.lowercased()
         self.host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        unicodeHost = host == written ? nil : written
         port = part(CURLUPART_PORT, CURLU_DEFAULT_PORT).flatMap { Int($0) } ?? 0
-        hasCredentials = part(CURLUPART_USER) != nil || part(CURLUPART_PASSWORD) != nil
+        let user = part(CURLUPART_USER), password = part(CURLUPART_PASSWORD)
+        hasCredentials = user != nil || password != nil
+        userInfo = hasCredentials ? (user ?? "") + (password.map { ":" + $0 } ?? "") : nil
+        query = part(CURLUPART_QUERY)
         let hostPart = host.hasPrefix("[") || !host.contains(":") ? host : "[\(host)]"
         path = part(CURLUPART_PATH) ?? "/"
         hasQueryOrFragment = part(CURLUPART_QUERY) != nil || part(CURLUPART_FRAGMENT) != nil

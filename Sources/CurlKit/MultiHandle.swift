@@ -1,13 +1,21 @@
 import CCurl
 
-/// A libcurl multi handle: runs several easy handles at once on the calling thread (the A and AAAA DoH
-/// queries) and keeps its connection cache between runs, so later queries to the same server reuse the
-/// TLS connection. Easy handles that set `CURLOPT_PIPEWAIT` share one HTTP/2 connection.
+/// A libcurl multi handle run as an event loop on the calling thread: transfers are added at any time
+/// (``add(_:)``), run for a bounded wait (``run(upToMilliseconds:)``), which hands back the ones that finished
+/// and takes them off the loop, and can be abandoned mid-flight (``remove(_:)``).
+///
+/// The handle keeps its connection cache between transfers, so later requests to the same server reuse the TLS
+/// connection; easy handles that set `CURLOPT_PIPEWAIT` share one HTTP/2 connection.
 ///
 /// Not `Sendable`: like an easy handle, a multi handle belongs to one thread at a time.
-/// - SeeAlso: `curl_multi_perform`, `curl_multi_poll`, `curl_multi_info_read`, `CURLOPT_PIPEWAIT`.
+/// - SeeAlso: `curl_multi_add_handle`, `curl_multi_remove_handle`, `curl_multi_perform`, `curl_multi_poll`,
+///   `curl_multi_info_read`, `CURLOPT_PIPEWAIT`.
 public final class MultiHandle {
+    /// A transfer that finished: its handle and `nil` on success or its error.
+    public typealias Finished = (handle: EasyHandle, error: CurlError?)
+
     private let raw: UnsafeMutableRawPointer
+    private var active: [UnsafeMutableRawPointer: EasyHandle] = [:]
 
     /// Creates an empty multi handle.
     public init() throws(CurlError) {
@@ -16,37 +24,67 @@ public final class MultiHandle {
         raw = multi
     }
 
-    deinit { curl_multi_cleanup(raw) }
+    deinit {
+        for easy in active.keys { curl_multi_remove_handle(raw, easy) }
+        curl_multi_cleanup(raw)
+    }
 
-    /// Performs every handle concurrently and returns, per handle and in order, `nil` on success or its error.
-    public func perform(_ handles: [EasyHandle]) throws(CurlError) -> [CurlError?] {
-        var results = [CurlError?](repeating: nil, count: handles.count)
-        var finished = [Bool](repeating: false, count: handles.count)
-        for easy in handles {
-            easy.prepareForTransfer()
-            curl_multi_add_handle(raw, easy.raw)
-        }
-        defer { for easy in handles { curl_multi_remove_handle(raw, easy.raw) } }
+    /// How many transfers are on the loop.
+    public var count: Int { active.count }
 
-        var running: Int32 = 1
-        while running > 0 {
+    /// Puts `easy` on the loop; it starts on the next ``run(upToMilliseconds:)``.
+    public func add(_ easy: EasyHandle) throws(CurlError) {
+        easy.prepareForTransfer()
+        let code = curl_multi_add_handle(raw, easy.raw)
+        guard code == CURLM_OK else { throw Self.error("curl_multi_add_handle", code) }
+        active[easy.raw] = easy
+    }
+
+    /// Takes `easy` off the loop, finished or not (an unfinished transfer is abandoned and its connection closed).
+    public func remove(_ easy: EasyHandle) {
+        guard active.removeValue(forKey: easy.raw) != nil else { return }
+        curl_multi_remove_handle(raw, easy.raw)
+    }
+
+    /// Drives every transfer, waiting up to `milliseconds` for activity, and returns (and removes) those that
+    /// finished. Returns as soon as at least one finished; an empty loop returns at once.
+    public func run(upToMilliseconds milliseconds: Int) throws(CurlError) -> [Finished] {
+        var waitLeft = max(0, milliseconds)
+        var finished: [Finished] = []
+        while !active.isEmpty {
+            var running: Int32 = 0
             let code = curl_multi_perform(raw, &running)
-            guard code == CURLM_OK else {
-                throw CurlError.outOfMemory.with(message: "curl_multi_perform: \(String(cString: curl_multi_strerror(code)))")
-            }
+            guard code == CURLM_OK else { throw Self.error("curl_multi_perform", code) }
             var queued: Int32 = 0
             while let message = curl_multi_info_read(raw, &queued) {
-                guard message.pointee.msg == CURLMSG_DONE,
-                      let index = handles.firstIndex(where: { $0.raw == message.pointee.easy_handle }) else { continue }
-                finished[index] = true
-                do { try handles[index].finish(message.pointee.data.result) } catch { results[index] = error }
+                guard message.pointee.msg == CURLMSG_DONE, let easy = active[message.pointee.easy_handle] else { continue }
+                let result = message.pointee.data.result
+                remove(easy)
+                do { try easy.finish(result); finished.append((easy, nil)) } catch { finished.append((easy, error)) }
             }
-            if running > 0 { curl_multi_poll(raw, nil, 0, 1000, nil) }
+            if !finished.isEmpty || waitLeft == 0 { break }
+            let slice = Int32(min(waitLeft, 1000))
+            let clock = ContinuousClock(), began = clock.now
+            curl_multi_poll(raw, nil, 0, slice, nil)
+            waitLeft = max(0, waitLeft - max(1, (clock.now - began).wholeMilliseconds))
         }
-        for index in handles.indices where !finished[index] {
-            results[index] = CurlError.abortedByCallback.with(message: "transfer ended without a result")
+        return finished
+    }
+
+    /// Performs every handle concurrently to the end and returns, per handle and in order, `nil` on success or
+    /// its error.
+    public func perform(_ handles: [EasyHandle]) throws(CurlError) -> [CurlError?] {
+        for easy in handles { try add(easy) }
+        defer { for easy in handles { remove(easy) } }
+        var results: [UnsafeMutableRawPointer: CurlError?] = [:]
+        while results.count < handles.count, !active.isEmpty {
+            for done in try run(upToMilliseconds: 1000) { results[done.handle.raw] = .some(done.error) }
         }
-        return results
+        return handles.map { results[$0.raw] ?? CurlError.abortedByCallback.with(message: "transfer ended without a result") }
+    }
+
+    private static func error(_ call: String, _ code: CURLMcode) -> CurlError {
+        CurlError.outOfMemory.with(message: "\(call): \(String(cString: curl_multi_strerror(code)))")
     }
 }
 

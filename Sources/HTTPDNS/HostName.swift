@@ -14,6 +14,13 @@ public enum HostName {
         return name
     }
 
+    /// The name libcurl looks up for `host`: lowercased, a trailing dot kept, when it is a valid ``normalized(_:)``
+    /// name; `nil` otherwise. `A.Test.` gives `a.test.`, which libcurl's DNS cache keeps apart from `a.test`.
+    public static func lookupName(_ host: String) -> String? {
+        guard let name = normalized(host) else { return nil }
+        return host.hasSuffix(".") ? name + "." : name
+    }
+
     private static func isLabelByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),

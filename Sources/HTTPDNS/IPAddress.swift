@@ -71,3 +71,19 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
         family == .v6 ? "[\(description)]" : description
     }
 }
+
+extension IPAddress {
+    /// Whether a connection to this address can reach a server: not unspecified (`0.0.0.0/8`, `::`), not
+    /// multicast (`224.0.0.0/4`, `ff00::/8`), not the broadcast address, and, when only IPv6 is wanted
+    /// (`v6Only`), not an IPv4-mapped address (`::ffff:0:0/96`), which would be IPv4 in disguise.
+    public func isUsable(v6Only: Bool = false) -> Bool {
+        switch family {
+        case .v4:
+            return bytes[0] != 0 && bytes[0] & 0xf0 != 0xe0 && bytes != [255, 255, 255, 255]
+        case .v6:
+            if bytes.allSatisfy({ $0 == 0 }) || bytes[0] == 0xff { return false }
+            let mapped = bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xff && bytes[11] == 0xff
+            return !(mapped && v6Only)
+        }
+    }
+}

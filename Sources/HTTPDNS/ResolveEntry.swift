@@ -1,5 +1,3 @@
-import CurlKit
-
 /// One `CURLOPT_RESOLVE` entry: `HOST:PORT:ADDR[,ADDR...]`, IPv6 addresses in brackets.
 ///
 /// Both ways in are validated: ``init(host:port:addresses:)`` needs a ``HostName`` and ``IPAddress`` values,
@@ -7,7 +5,8 @@ import CurlKit
 /// ever holds a checked name, a port number and `inet_pton`-checked addresses.
 /// - SeeAlso: `CURLOPT_RESOLVE`, curl's `--resolve`.
 public struct ResolveEntry: Sendable, Equatable, CustomStringConvertible {
-    /// The normalized host name.
+    /// The host name exactly as libcurl will look it up: lowercased, with a trailing dot kept when the URL has
+    /// one (`a.test.` and `a.test` are different keys in libcurl's DNS cache).
     public let host: String
     /// The TCP port, 1–65535.
     public let port: Int
@@ -16,7 +15,7 @@ public struct ResolveEntry: Sendable, Equatable, CustomStringConvertible {
 
     /// Builds an entry; returns `nil` for an invalid host or port or no addresses.
     public init?(host: String, port: Int, addresses: [IPAddress]) {
-        guard let name = HostName.normalized(host), (1...65535).contains(port), !addresses.isEmpty else { return nil }
+        guard let name = HostName.lookupName(host), (1...65535).contains(port), !addresses.isEmpty else { return nil }
         self.host = name
         self.port = port
         self.addresses = addresses
@@ -28,8 +27,9 @@ public struct ResolveEntry: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Parses curl's `--resolve` syntax, `[+]HOST:PORT:ADDR[,ADDR]...`; IPv6 addresses may be bracketed.
-    public init(parsing text: String) throws(CurlError) {
-        func bad(_ why: String) -> CurlError { .usage("--resolve \(Self.quoted(text)): \(why)") }
+    /// Throws a configuration error of ``ResolutionError/Setting/staticEntry``.
+    public init(parsing text: String) throws(ResolutionError) {
+        func bad(_ why: String) -> ResolutionError { .configuration(.staticEntry, value: text, why) }
         var rest = Substring(text)
         if rest.hasPrefix("+") { rest = rest.dropFirst() }
         let parts = rest.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
@@ -53,9 +53,12 @@ public struct ResolveEntry: Sendable, Equatable, CustomStringConvertible {
         "\(host):\(port):" + addresses.map(\.resolveEntryForm).joined(separator: ",")
     }
 
-    /// `text` in single quotes with control characters escaped, so an error line stays one line.
-    public static func quoted(_ text: String) -> String {
-        "'" + text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f ? $0.escaped(asASCII: true) : String($0) }
-            .joined() + "'"
+    /// `text` in single quotes with control characters escaped, so an error line stays one line
+    /// (``Printable/quoted(_:)``).
+    public static func quoted(_ text: String) -> String { Printable.quoted(text) }
+
+    /// The same entry for the name spelled `lookupName` (a trailing dot, another case).
+    public func spelled(_ lookupName: String) -> ResolveEntry {
+        ResolveEntry(host: lookupName, port: port, addresses: addresses) ?? self
     }
 }

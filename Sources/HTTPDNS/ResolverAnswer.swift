@@ -12,25 +12,28 @@ public enum AnswerSource: Sendable, Equatable, CustomStringConvertible {
     case command(String)
     /// A `--resolve HOST:PORT:ADDR` entry from the command line.
     case staticEntry
-    /// The operating system's resolver, the fallback when every HTTPDNS server failed.
+    /// The operating system's resolver, the fallback when HTTPDNS gave no usable address.
     case system
     /// ipcurl's answer cache; the text is the description of the provider that gave the answer.
     case cached(String)
 
-    /// The short name `%{dns_source}` prints: `doh`, `doh-json`, `aliyun`, `dnspod`, `command`, `static`, `system`
-    /// or `cache`.
-    public var name: String {
+    /// Which kind of provider this is.
+    public var kind: ProviderKind {
         switch self {
-        case .doh: "doh"
-        case .dohJSON: "doh-json"
-        case .aliyun: "aliyun"
-        case .dnspod: "dnspod"
-        case .command: "command"
-        case .staticEntry: "static"
-        case .system: "system"
-        case .cached: "cache"
+        case .doh: .doh
+        case .dohJSON: .dohJSON
+        case .aliyun: .aliyun
+        case .dnspod: .dnspod
+        case .command: .command
+        case .staticEntry: .staticEntry
+        case .system: .system
+        case .cached: .cache
         }
     }
+
+    /// The short name `%{dns_source}` prints: `doh`, `doh-json`, `aliyun`, `dnspod`, `command`, `static`, `system`
+    /// or `cache`.
+    public var name: String { kind.rawValue }
 
     /// The name plus the server, e.g. `doh https://1.1.1.1/dns-query`.
     public var description: String {
@@ -40,6 +43,20 @@ public enum AnswerSource: Sendable, Equatable, CustomStringConvertible {
         case .staticEntry: "static --resolve"
         case .system: "system getaddrinfo"
         case .cached(let original): original
+        }
+    }
+}
+
+/// The kinds of provider, as `%{dns_source}` and cache files name them.
+public enum ProviderKind: String, Sendable, CaseIterable {
+    case doh, dohJSON = "doh-json", aliyun, dnspod, command, staticEntry = "static", system, cache
+
+    /// Whether answers of this kind go into the answer cache: HTTPDNS answers do; static entries, the system
+    /// resolver and the cache itself do not.
+    public var isCacheable: Bool {
+        switch self {
+        case .doh, .dohJSON, .aliyun, .dnspod, .command: true
+        case .staticEntry, .system, .cache: false
         }
     }
 }
@@ -59,24 +76,24 @@ public struct ResolverAnswer: Sendable, Equatable {
     public let originTTL: UInt32?
     /// The provider that answered.
     public let source: AnswerSource
-    /// Servers tried before `source` and why each was skipped (one line each, no secrets), for `-v`.
-    public let skipped: [String]
+    /// How the answer was reached, one line per event (servers that failed, hedges, cancelled exchanges; no
+    /// secrets), for `-v`.
+    public let trail: [String]
 
     /// Creates an answer; callers guarantee `addresses` is non-empty.
     public init(host: String, addresses: [IPAddress], ttl: UInt32, originTTL: UInt32? = nil,
-                source: AnswerSource, skipped: [String] = []) {
+                source: AnswerSource, trail: [String] = []) {
         self.host = host
         self.addresses = addresses
         self.ttl = min(ttl, Self.maximumTTL)
         self.originTTL = originTTL.map { min($0, Self.maximumTTL) }
         self.source = source
-        self.skipped = skipped
+        self.trail = trail
     }
 
-    /// The same answer with `servers` recorded as skipped before it.
-    public func skipping(_ servers: [String]) -> ResolverAnswer {
-        ResolverAnswer(host: host, addresses: addresses, ttl: ttl, originTTL: originTTL, source: source,
-                       skipped: servers + skipped)
+    /// The same answer with only `addresses` (a non-empty subset, e.g. after unusable ones were dropped).
+    public func keeping(_ addresses: [IPAddress]) -> ResolverAnswer {
+        ResolverAnswer(host: host, addresses: addresses, ttl: ttl, originTTL: originTTL, source: source, trail: trail)
     }
 
     /// A provider's TTL number made sane: negative becomes 0, more than ``maximumTTL`` becomes ``maximumTTL``.

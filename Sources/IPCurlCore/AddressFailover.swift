@@ -17,6 +17,12 @@ enum AddressFailover {
         CurlError(CURLE_SSL_PINNEDPUBKEYNOTMATCH), CurlError(CURLE_SSL_INVALIDCERTSTATUS),
     ]
 
+    /// Whether `error` means no address of the entry could be used: libcurl's connection to every one was
+    /// refused or failed, or TLS failed at the last one before anything was sent.
+    static func meansEveryAddressFailed(_ error: CurlError, requestBytesSent: Int) -> Bool {
+        requestBytesSent == 0 && (error == .couldntConnect || tlsFailures.contains(error))
+    }
+
     /// The addresses still worth trying after `error` at `failedIP`, or `nil` when the request must not be
     /// repeated: not a TLS failure, request bytes already sent, or no address left. Addresses of the failed
     /// one's family listed before it were already tried by libcurl and are dropped too.

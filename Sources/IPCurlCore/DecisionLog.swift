@@ -1,10 +1,12 @@
+import CurlKit
 import HTTPDNS
 
 /// The `-v` lines that say what ipcurl decided before libcurl's own trace takes over.
 public enum DecisionLog {
-    /// `* HTTPDNS host: ips (source, ttl N, cache hit)` after one `* HTTPDNS skipped server: reason` line per
-    /// failed server and, on the system fallback, the reason HTTPDNS was given up; or a note that an IP literal
-    /// needs no resolution.
+    /// `* HTTPDNS host: ips (source, ttl N, cache hit)` after one `* HTTPDNS race: …` line per event of the
+    /// hedged race (a server that failed, a hedge started, exchanges cancelled), a line per dropped address count
+    /// and, on the system fallback, the reason HTTPDNS was given up; or a note that an IP literal needs no
+    /// resolution.
     public static func answer(_ resolution: Resolution, host: String) -> String {
         guard let answer = resolution.answer else { return "* HTTPDNS \(host): IP literal, no resolution needed\n" }
         let addresses = answer.addresses.map(\.description).joined(separator: ", ")
@@ -14,8 +16,13 @@ public enum DecisionLog {
         case .hit: ", cache hit"
         case .stale(let by): ", stale by \(by) s, refreshing in the background"
         }
-        let fallback = resolution.fallbackReason.map { "* HTTPDNS falling back to the system resolver: \($0)\n" } ?? ""
-        return answer.skipped.map { "* HTTPDNS skipped \($0)\n" }.joined() + fallback
+        let fallback = resolution.fallbackReason.map {
+            $0.failures.map { "* HTTPDNS skipped \($0)\n" }.joined()
+                + "* HTTPDNS falling back to the system resolver: \(CurlError($0).message)\n"
+        } ?? ""
+        let dropped = resolution.dropped > 0
+            ? "* HTTPDNS \(answer.host): \(resolution.dropped) unusable or surplus address(es) dropped\n" : ""
+        return answer.trail.map { "* HTTPDNS \($0)\n" }.joined() + fallback + dropped
             + "* HTTPDNS \(answer.host): \(addresses) (\(answer.source), ttl \(answer.ttl)\(cache))\n"
     }
 

@@ -29,7 +29,7 @@ public enum Fetch {
         var report = run.hops.isEmpty ? TransferReport(url: request.url) : TransferReport.chain(run.hops)
         report.exitCode = failure?.exitCode ?? 0
         report.errorMessage = failure?.message ?? ""
-        report.dnsSource = run.lastResolution?.sourceName ?? ""
+        report.dnsSource = run.viaProxy ? "proxy" : run.lastResolution?.sourceName ?? ""
         report.microseconds["dns_time"] = run.dnsMicroseconds
         report.url = request.url
         report.filenameEffective = run.output.name
@@ -54,6 +54,8 @@ final class FetchRun {
     var policy: ResolutionPolicy?
     var resolutions: [String: Resolution] = [:]
     var lastResolution: Resolution?
+    /// Whether the last hop went through a proxy, which resolves the name itself.
+    var viaProxy = false
     var dnsMicroseconds: Int64 = 0
     /// One report per hop of the current attempt.
     var hops: [TransferReport] = []
@@ -80,7 +82,10 @@ final class FetchRun {
     func perform() -> CurlError? {
         let policy = request.resolver.policy(transport: request.transport)
         self.policy = policy
-        if request.verbose { policy.note = { [log] in log.write(DecisionLog.notes([$0])) } }
+        if request.verbose {
+            policy.note = { [log] in log.write(DecisionLog.notes([$0])) }
+            if let note = request.resolver.cacheNote { log.write(DecisionLog.notes([note])) }
+        }
         defer { verbose(DecisionLog.notes(policy.finishRefresh())) }
         if request.redirects.follow || request.retry.count > 0 || request.cookieFile != nil {
             share = try? ShareHandle()
@@ -168,25 +173,46 @@ final class FetchRun {
         }
     }
 
-    /// Resolves the hop's host once per attempt chain (timed for `%{dns_time}`, bounded by `--max-time`).
-    func resolve(_ url: CurlURL) throws(CurlError) -> Resolution {
+    /// Resolves the hop's host (timed for `%{dns_time}`, bounded by `--max-time`); a known host:port reuses its
+    /// resolution. `nil` when a proxy resolves the name instead: nothing is pinned then.
+    func resolve(_ url: CurlURL) throws(CurlError) -> Resolution? {
+        if let proxy = ProxyEnvironment.variable(for: url) {
+            viaProxy = true
+            verbose("* HTTPDNS \(url.host): the proxy from $\(proxy) resolves this name; nothing is pinned\n")
+            return nil
+        }
+        viaProxy = false
         let key = "\(url.host):\(url.port)"
         if let known = resolutions[key] { return known }
         guard let policy else { throw CurlError.outOfMemory }
         policy.deadline = request.transport.timeoutMS.map { attemptStart + .milliseconds($0) }
         let began = clock.now
         defer { dnsMicroseconds += (clock.now - began).wholeMicroseconds }
+        if let unicode = url.unicodeHost { verbose("* HTTPDNS \(unicode) is the IDN \(url.host)\n") }
         do {
             let resolution = try policy.resolve(host: url.host, port: url.port)
             resolutions[key] = resolution
             lastResolution = resolution
             verbose(DecisionLog.answer(resolution, host: url.host))
+            if let reason = resolution.fallbackReason {
+                warn("\(url.host): HTTPDNS gave no address (\(reason.reason)); using the system resolver")
+            }
             return resolution
         } catch {
             if let limit = request.transport.timeoutMS, elapsedMS >= limit {
                 throw CurlError.operationTimedOut.with(message: "Operation timed out after \(elapsedMS) milliseconds while resolving \(url.host)")
             }
-            throw error
+            throw CurlError(error)
+        }
+    }
+
+    /// Drops `url`'s resolution, here and in the answer cache, after every one of its addresses failed: the next
+    /// attempt and the next run ask HTTPDNS again instead of trusting a possibly spoofed answer for its TTL.
+    func distrust(_ url: CurlURL, _ resolution: Resolution) {
+        resolutions["\(url.host):\(url.port)"] = nil
+        policy?.forget(resolution)
+        if resolution.cache != .off || resolution.answer?.source.kind.isCacheable == true {
+            verbose("* HTTPDNS \(url.host): every address failed; the cached answer is dropped\n")
         }
     }
 

@@ -18,9 +18,9 @@ extension FetchRun {
     /// (``AddressFailover``); records the hop's report and returns its handle.
     func perform(_ hop: Hop) throws(CurlError) -> EasyHandle {
         let resolution = try resolve(hop.url)
-        var addresses = resolution.entry?.addresses ?? []
+        var addresses = resolution?.entry?.addresses ?? []
         while true {
-            let entry = resolution.entry.flatMap { ResolveEntry(host: $0.host, port: $0.port, addresses: addresses) }
+            let entry = resolution?.entry.flatMap { ResolveEntry(host: $0.host, port: $0.port, addresses: addresses) }
             let handle = try makeHandle(hop, entry: entry)
             lastHandle = handle
             var headers = ResponseHeaders()
@@ -47,10 +47,13 @@ extension FetchRun {
                 return handle
             } catch {
                 let failedIP = handle.info(string: CURLINFO_PRIMARY_IP) ?? ""
-                guard let next = AddressFailover.remaining(after: error, at: failedIP,
-                                                           requestBytesSent: handle.info(long: CURLINFO_REQUEST_SIZE),
+                let sent = handle.info(long: CURLINFO_REQUEST_SIZE)
+                guard let next = AddressFailover.remaining(after: error, at: failedIP, requestBytesSent: sent,
                                                            addresses: addresses) else {
                     hops.append(report(handle, headers))
+                    if let resolution, AddressFailover.meansEveryAddressFailed(error, requestBytesSent: sent) {
+                        distrust(hop.url, resolution)
+                    }
                     throw error
                 }
                 let line = "\(hop.url.host): TLS failed at \(failedIP) (exit \(error.exitCode): \(error.message)); trying \(next[0])"
@@ -78,6 +81,7 @@ extension FetchRun {
         try transport.apply(to: handle)
         try handle.set(CURLOPT_URL, hop.url.text)
         try handle.set(CURLOPT_PROTOCOLS_STR, "http,https")
+        if viaProxy { try handle.set(CURLOPT_DNS_CACHE_TIMEOUT, 0) }
         switch request.resolver.families {
         case .both: break
         case .v4Only: try handle.set(CURLOPT_IPRESOLVE, Int(CURL_IPRESOLVE_V4))

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CurlKit
 import HTTPDNS
 
@@ -20,12 +23,15 @@ public struct ResolverSettings: Sendable {
     public var dnspodToken: Secret?
     /// `--resolve HOST:PORT:ADDR[,ADDR]` entries; they win over HTTPDNS.
     public var staticEntries: [ResolveEntry] = []
-    /// `--dns-timeout`: milliseconds the whole HTTPDNS step may take (every server, every retry).
+    /// `--dns-timeout`: milliseconds each lookup may take (every server of it; each host of each hop and each
+    /// retry gets its own).
     public var dnsTimeoutMS = 2000
     /// `--dns-stale`: seconds after expiry a cached answer is still served while it is refreshed.
     public var staleSeconds: UInt32 = 0
     /// The answer cache directory; `nil` with `--no-dns-cache` (or when no directory can be named).
     public var cacheDirectory: String?
+    /// Why there is no cache directory, when ipcurl could not name one (`HOME` points nowhere); for `-v`.
+    public var cacheNote: String?
     /// Whether the system resolver is asked when every HTTPDNS server failed (off with `--no-fallback`).
     public var fallback = true
     /// `-4`/`-6`.
@@ -34,27 +40,41 @@ public struct ResolverSettings: Sendable {
     /// Defaults: the embedded DoH servers, no static entries, no cache, system fallback.
     public init() {}
 
-    /// The policy these settings describe. HTTPDNS queries use `transport` for TLS, with its `--max-time`
-    /// capped by ``dnsTimeoutMS`` as the budget of the whole step. The provider is built on first need.
+    /// The policy these settings describe. HTTPDNS queries use `transport` for TLS; each lookup gets
+    /// ``dnsTimeoutMS``, cut short by the request's `--max-time` (the caller sets ``ResolutionPolicy/deadline``),
+    /// and the system fallback is bounded by `--connect-timeout`. The provider is built on first need.
     public func policy(transport: TransportOptions) -> ResolutionPolicy {
-        var budgeted = transport
-        budgeted.timeoutMS = min(transport.timeoutMS ?? dnsTimeoutMS, dnsTimeoutMS)
         let policy = ResolutionPolicy(staticEntries: staticEntries, providerConfiguration: providerConfiguration(transport)) {
-            [budgeted] () throws(CurlError) -> any Resolver in try resolver(transport: budgeted)
+            () throws(ResolutionError) -> any Resolver in try resolver(transport: transport)
         }
         policy.families = families
         policy.cache = cacheDirectory.map(AnswerCache.init(directory:))
         policy.staleSeconds = staleSeconds
         policy.fallback = fallback ? SystemResolver() : nil
+        policy.lookupTimeoutMS = dnsTimeoutMS
+        policy.fallbackTimeoutMS = transport.connectTimeoutMS
         return policy
     }
 
+    /// The provider's settings, checked without asking anything: a usage error names the flag at fault.
+    public func validate(transport: TransportOptions) throws(CurlError) {
+        do { _ = try resolver(transport: transport) } catch { throw CurlError(error) }
+    }
+
     /// What identifies the provider in cache keys: kind, account, servers, mode, client IP and the TLS trust the
-    /// answers were fetched under (`-k`, `--cacert`), so an unverified answer never serves a verified run; never
-    /// a secret.
+    /// answers were fetched under (`-k`, and the CA file's identity — device, inode, size and modification time,
+    /// so a file replaced under the same path is a new key), so an unverified answer never serves a verified run;
+    /// never a secret.
     func providerConfiguration(_ transport: TransportOptions) -> String {
-        let trust = (transport.insecure ? " insecure" : "") + (transport.caFile.map { " cacert=\($0)" } ?? "")
+        let trust = (transport.insecure ? " insecure" : "") + (transport.caFile.map { " cacert=" + Self.fileIdentity($0) } ?? "")
         return providerKind + trust
+    }
+
+    /// `device:inode:size:mtime` of `path`, or the path itself when it cannot be examined.
+    static func fileIdentity(_ path: String) -> String {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return "unreadable " + path }
+        return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
     }
 
     private var providerKind: String {
@@ -71,42 +91,51 @@ public struct ResolverSettings: Sendable {
         }
     }
 
-    private func resolver(transport: TransportOptions) throws(CurlError) -> any Resolver {
+    private func resolver(transport: TransportOptions) throws(ResolutionError) -> any Resolver {
+        let network = try CurlTransport(options: transport)
+        func client(_ urls: [String], _ setting: ResolutionError.Setting, serviceName: String? = nil) throws(ResolutionError) -> HTTPDNSClient {
+            HTTPDNSClient(servers: try ServerURL.servers(urls, setting: setting, serviceName: serviceName), transport: network,
+                          pins: staticEntries)
+        }
         switch provider {
         case .doh(let servers):
-            return try DoHResolver(servers: servers.isEmpty ? DoHResolver.defaultServers : servers, transport: transport)
+            return try DoHResolver(client: client(servers.isEmpty ? DoHResolver.defaultServers : servers, .dohServer))
         case .dohJSON(let servers):
-            return DoHJSONResolver(client: try HTTPDNSClient(servers: try HTTPDNSServer.list(servers), transport: transport))
+            return DoHJSONResolver(client: try client(servers, .dohJSONServer))
         case .aliyun(let account):
-            let servers = try HTTPDNSServer.list(httpdnsServers.isEmpty ? AliyunResolver.defaultServers : httpdnsServers,
-                                                 serviceName: AliyunResolver.serviceName)
             return try AliyunResolver(account: account, secret: aliyunSecret?.value, clientIP: clientIP,
-                                      client: try HTTPDNSClient(servers: servers, transport: transport))
+                                      client: client(httpdnsServers.isEmpty ? AliyunResolver.defaultServers : httpdnsServers,
+                                                     .vendorServer, serviceName: AliyunResolver.serviceName))
         case .dnspod(let id):
             let mode = try dnspodMode(id: id)
-            let servers = try HTTPDNSServer.list(httpdnsServers.isEmpty ? mode.defaultServers : httpdnsServers)
-            return DNSPodResolver(mode: mode, clientIP: clientIP, client: try HTTPDNSClient(servers: servers, transport: transport))
+            let vendorClient = try client(httpdnsServers.isEmpty ? mode.defaultServers : httpdnsServers, .vendorServer)
+            if case .token = mode, let plain = vendorClient.servers.first(where: \.isPlainHTTP) {
+                throw .configuration(.vendorServer, value: plain.label,
+                                     "the DNSPod token is sent over https only; use an https:// server")
+            }
+            return DNSPodResolver(mode: mode, clientIP: clientIP, client: vendorClient)
         case .command(let command):
-            return try CommandResolver(command: command, timeoutMS: transport.timeoutMS ?? dnsTimeoutMS)
+            return try CommandResolver(command: command)
         }
     }
 
-    private func dnspodMode(id: String?) throws(CurlError) -> DNSPodResolver.Mode {
+    private func dnspodMode(id: String?) throws(ResolutionError) -> DNSPodResolver.Mode {
         switch (id, dnspodKey, dnspodToken) {
         case (nil, nil, nil): return .plain
         case (nil, nil, let token?):
-            guard token.isURLSafe else { throw CurlError.usage("\(token.origin): the DNSPod token has characters a URL cannot carry") }
+            guard token.isURLSafe else { throw .configuration(.dnspodToken, "\(token.origin): the DNSPod token has characters a URL cannot carry") }
             return .token(token.value)
         case (let id?, let key?, nil):
             guard (1...32).contains(id.utf8.count), id.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
-                throw CurlError.usage("--dnspod-id \(id.prefix(40)): expected the numeric authorization ID")
+                throw .configuration(.dnspodID, value: String(id.prefix(40)), "expected the numeric authorization ID")
             }
             do { return .encrypted(id: id, cipher: try SymmetricCipher(dnspodAlgorithm, key: Array(key.value.utf8))) } catch {
-                throw error == .usage("") ? error.with(message: "\(key.origin): \(error.message)") : error
+                throw .configuration(.dnspodKey, "\(key.origin): \(error.message)",
+                                     underlying: error.unavailable ? CurlError.notBuiltIn.with(message: error.message) : nil)
             }
-        case (_?, nil, _): throw CurlError.usage("--dnspod-id needs --dnspod-key-file or IPCURL_DNSPOD_KEY")
-        case (nil, _?, _): throw CurlError.usage("--dnspod-key-file needs --dnspod-id")
-        case (_?, _?, _?): throw CurlError.usage("--dnspod-token-file and --dnspod-id are different modes; choose one")
+        case (_?, nil, _): throw .configuration(.dnspodID, "needs --dnspod-key-file or IPCURL_DNSPOD_KEY")
+        case (nil, _?, _): throw .configuration(.dnspodKey, "needs --dnspod-id")
+        case (_?, _?, _?): throw .configuration(.dnspodToken, "and --dnspod-id are different modes; choose one")
         }
     }
 }

@@ -87,8 +87,8 @@ import Testing
     }
 
     @Test func environmentIsInherited() throws {
-        setenv("IPCURL_RESOLVER_CMD_TEST_ADDRESS", "127.0.0.9", 1)
-        let answer = try resolve(try script(#"echo "$1:$2:$IPCURL_RESOLVER_CMD_TEST_ADDRESS""#))
+        setenv("RESOLVER_CMD_TEST_ADDRESS", "127.0.0.9", 1)
+        let answer = try resolve(try script(#"echo "$1:$2:$RESOLVER_CMD_TEST_ADDRESS""#))
         #expect(answer.addresses == [IPAddress("127.0.0.9")!])
     }
 

@@ -1,5 +1,4 @@
 import CCrypto
-import CurlKit
 
 /// DNSPod (Tencent Cloud) HTTPDNS's query/answer ciphers, both with PKCS#7 (for DES: PKCS#5) padding.
 ///
@@ -23,26 +22,26 @@ public struct SymmetricCipher: Sendable {
 
     /// The cipher for `algorithm` with `key`: exactly 16 bytes for `aes`, at least 8 for `des` (the first 8 are used).
     ///
-    /// Throws `.usage` for a bad key length and `.notBuiltIn` when this libcrypto cannot provide the cipher.
-    public init(_ algorithm: Algorithm, key: [UInt8]) throws(CurlError) {
+    /// Throws ``CipherError`` for a bad key length or when this libcrypto cannot provide the cipher.
+    public init(_ algorithm: Algorithm, key: [UInt8]) throws(CipherError) {
         self.algorithm = algorithm
         switch algorithm {
         case .aes:
             guard key.count == 16 else {
-                throw .usage("the AES key must be 16 bytes, not \(key.count)")
+                throw CipherError("the AES key must be 16 bytes, not \(key.count)")
             }
             guard let cipher = LibCrypto.aes128CBC else {
-                throw CurlError.notBuiltIn.with(message: "AES-128-CBC is not offered by this libcrypto")
+                throw CipherError("AES-128-CBC is not offered by this libcrypto", unavailable: true)
             }
             self.key = key
             self.cipher = cipher
         case .des:
             guard key.count >= 8 else {
-                throw .usage("the DES key must be at least 8 bytes, not \(key.count)")
+                throw CipherError("the DES key must be at least 8 bytes, not \(key.count)")
             }
             guard let cipher = LibCrypto.desECB else {
-                throw CurlError.notBuiltIn.with(
-                    message: "DES is not offered by this libcrypto (OpenSSL's legacy provider could not be loaded)")
+                throw CipherError("DES is not offered by this libcrypto (OpenSSL's legacy provider could not be loaded)",
+                                  unavailable: true)
             }
             self.key = Array(key.prefix(8))
             self.cipher = cipher
@@ -50,24 +49,24 @@ public struct SymmetricCipher: Sendable {
     }
 
     /// Encrypts `plaintext`: for `aes`, a fresh random IV followed by the ciphertext; for `des`, the ciphertext.
-    public func encrypt(_ plaintext: [UInt8]) throws(CurlError) -> [UInt8] {
+    public func encrypt(_ plaintext: [UInt8]) throws(CipherError) -> [UInt8] {
         guard algorithm == .aes else { return try run(encrypt: true, iv: [], plaintext) }
         var iv = [UInt8](repeating: 0, count: Self.ivLength)
         let ok = iv.withUnsafeMutableBufferPointer { ccrypto_random($0.baseAddress, $0.count) }
         guard ok == 1 else {
-            throw CurlError.couldntResolveHost.with(message: "cannot encrypt the query: libcrypto has no random bytes")
+            throw CipherError("libcrypto has no random bytes")
         }
         return try encrypt(plaintext, iv: iv)
     }
 
     /// AES only: `iv` followed by the ciphertext of `plaintext` under that IV. For tests.
-    func encrypt(_ plaintext: [UInt8], iv: [UInt8]) throws(CurlError) -> [UInt8] {
+    func encrypt(_ plaintext: [UInt8], iv: [UInt8]) throws(CipherError) -> [UInt8] {
         try iv + run(encrypt: true, iv: iv, plaintext)
     }
 
     /// Decrypts `data` (for `aes`, IV followed by ciphertext); wrong key, bad length or bad padding throw
-    /// a `.couldntResolveHost` error.
-    public func decrypt(_ data: [UInt8]) throws(CurlError) -> [UInt8] {
+    /// a ``CipherError``.
+    public func decrypt(_ data: [UInt8]) throws(CipherError) -> [UInt8] {
         let block = algorithm == .aes ? 16 : 8
         let ivLength = algorithm == .aes ? Self.ivLength : 0
         guard data.count >= ivLength + block, (data.count - ivLength) % block == 0 else { throw Self.undecryptable }
@@ -75,10 +74,9 @@ public struct SymmetricCipher: Sendable {
     }
 
     private static let ivLength = 16
-    private static let undecryptable = CurlError.couldntResolveHost.with(
-        message: "cannot decrypt the answer (wrong key or corrupt data)")
+    private static let undecryptable = CipherError("cannot decrypt the answer (wrong key or corrupt data)")
 
-    private func run(encrypt: Bool, iv: [UInt8], _ input: [UInt8]) throws(CurlError) -> [UInt8] {
+    private func run(encrypt: Bool, iv: [UInt8], _ input: [UInt8]) throws(CipherError) -> [UInt8] {
         var output = [UInt8](repeating: 0, count: input.count + ccrypto_max_block)
         var length = 0
         let ok = key.withUnsafeBufferPointer { key in
@@ -94,10 +92,23 @@ public struct SymmetricCipher: Sendable {
         }
         guard ok == 1 else {
             throw encrypt
-                ? CurlError.couldntResolveHost.with(message: "cannot encrypt the query with \(algorithm.rawValue)")
+                ? CipherError("cannot encrypt the query with \(algorithm.rawValue)")
                 : Self.undecryptable
         }
         output.removeSubrange(length...)
         return output
+    }
+}
+
+/// Why a cipher could not be made or used: one line, no key material.
+public struct CipherError: Error, Sendable, Equatable {
+    /// What went wrong.
+    public let message: String
+    /// Whether this libcrypto lacks the algorithm altogether (rather than the key or data being wrong).
+    public let unavailable: Bool
+
+    init(_ message: String, unavailable: Bool = false) {
+        self.message = message
+        self.unavailable = unavailable
     }
 }

@@ -8,8 +8,11 @@ import Darwin
 ///
 /// - Writes go to a temporary file that is renamed over the entry, so a reader sees the old record or the new
 ///   one, never half of one.
-/// - Writers (and `clear`) hold an exclusive `flock` on `DIR/.lock`, so many ipcurl processes can share the
-///   directory.
+/// - Writers (and `remove`, `clear`) hold an exclusive `flock` on `DIR/.lock`, so many ipcurl processes can share
+///   the directory. Nobody waits for it without bound: a store or remove gives up after ``lockPatienceMS``, a
+///   clear after ``clearPatienceMS``.
+/// - At most ``maximumEntries`` entry files: a store that adds a file beyond that removes the least recently
+///   written entries (by file mtime) first.
 /// - A file that does not parse, or that another user or group could have written, is reported and treated as
 ///   absent; the next answer rewrites it.
 /// - SeeAlso: `rename(2)`, `flock(2)`.
@@ -17,15 +20,63 @@ public struct AnswerCache: Sendable {
     /// The cache directory (created with mode 0700 on first write).
     public let directory: String
 
-    /// A cache in `directory`.
-    public init(directory: String) { self.directory = directory }
+    /// How many entry files the directory may hold (two per host and provider: one per address family).
+    public static let maximumEntries = 10_000
 
-    /// `$IPCURL_CACHE_DIR`, else `$XDG_CACHE_HOME/ipcurl`, else `$HOME/.cache/ipcurl`; `nil` when none is set.
+    /// This cache's bound: ``maximumEntries`` except in tests.
+    let maximumEntries: Int
+
+    /// A cache in `directory`.
+    public init(directory: String) { self.init(directory: directory, maximumEntries: Self.maximumEntries) }
+
+    /// A cache in `directory` that holds at most `maximumEntries` entry files (at least 2).
+    init(directory: String, maximumEntries: Int) {
+        self.directory = directory
+        self.maximumEntries = max(2, maximumEntries)
+    }
+
+    /// Where the cache lives, or why there is none.
+    public enum Location: Sendable, Equatable {
+        /// The cache directory (created on first write).
+        case directory(String)
+        /// No cache, and why (`HOME (/nonexistent) does not exist`).
+        case off(String)
+
+        /// The directory, or `nil` when the cache is off.
+        public var directory: String? {
+            if case .directory(let path) = self { return path }
+            return nil
+        }
+
+        /// `cache off: REASON`, the line `-v` prints after `* HTTPDNS `; `nil` when there is a directory.
+        public var note: String? {
+            if case .off(let reason) = self { return "cache off: " + reason }
+            return nil
+        }
+    }
+
+    /// `$IPCURL_CACHE_DIR`, else `$XDG_CACHE_HOME/ipcurl` (an absolute one), else `$HOME/.cache/ipcurl`.
+    ///
+    /// The first two are used as given and created on first write. `HOME` only names a cache when it is an
+    /// absolute path to an existing directory: with `HOME=/nonexistent` (a service account's) nothing may be
+    /// created under it, so the cache is off and the result says why.
+    public static func location(cacheDir: String?, xdgCacheHome: String?, home: String?) -> Location {
+        if let cacheDir, !cacheDir.isEmpty { return .directory(cacheDir) }
+        if let xdgCacheHome, xdgCacheHome.hasPrefix("/") { return .directory(xdgCacheHome + "/ipcurl") }
+        guard let home, !home.isEmpty else { return .off("none of IPCURL_CACHE_DIR, XDG_CACHE_HOME and HOME is set") }
+        guard home.hasPrefix("/") else { return .off("HOME (\(home)) is not an absolute path") }
+        var info = stat()
+        guard stat(home, &info) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return .off("HOME (\(home)) does not exist") }
+            return .off("HOME (\(home)): \(reason())")
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else { return .off("HOME (\(home)) is not a directory") }
+        return .directory(home + "/.cache/ipcurl")
+    }
+
+    /// ``location(cacheDir:xdgCacheHome:home:)``'s directory; `nil` when the cache is off.
     public static func defaultDirectory(cacheDir: String?, xdgCacheHome: String?, home: String?) -> String? {
-        if let cacheDir, !cacheDir.isEmpty { return cacheDir }
-        if let xdgCacheHome, xdgCacheHome.hasPrefix("/") { return xdgCacheHome + "/ipcurl" }
-        if let home, !home.isEmpty { return home + "/.cache/ipcurl" }
-        return nil
+        location(cacheDir: cacheDir, xdgCacheHome: xdgCacheHome, home: home).directory
     }
 
     /// The provider digest stored in records for a provider configuration string.
@@ -70,13 +121,50 @@ public struct AnswerCache: Sendable {
     }
 
     /// Writes `records` atomically under the directory lock; throws a one-line reason on failure.
+    ///
+    /// When a record adds a file, the directory is trimmed under the same lock (see ``trim(keeping:)``).
     public func store(_ records: [CacheRecord]) throws(CacheFileError) {
         try makeDirectory()
         try trustedDirectory()
-        try locked(waiting: false) { () throws(CacheFileError) in
+        try locked(patienceMS: Self.lockPatienceMS) { () throws(CacheFileError) in
+            var written: Set<String> = [], added = false
             for record in records {
-                try writeFile(record.text, to: path(provider: record.provider, host: record.host, family: record.family))
+                let name = fileName(provider: record.provider, host: record.host, family: record.family)
+                if !added { added = !Self.exists(directory + "/" + name) }
+                try writeFile(record.text, to: directory + "/" + name)
+                written.insert(name)
             }
+            if added { trim(keeping: written) }
+        }
+    }
+
+    /// Deletes the entries of `host` from `provider` (a digest) for both address families under the directory
+    /// lock, so an answer whose every address failed verification cannot keep serving; returns whether a file
+    /// was removed. Throws a one-line reason when the directory is untrusted, the lock stays busy for
+    /// ``lockPatienceMS`` or a file cannot be removed.
+    public func remove(provider: String, host: String) throws(CacheFileError) -> Bool {
+        guard try trustedDirectory() else { return false }
+        var removed = false
+        try locked(patienceMS: Self.lockPatienceMS) { () throws(CacheFileError) in
+            var failure: CacheFileError?
+            for family in [IPAddress.Family.v4, .v6] {
+                let path = self.path(provider: provider, host: host, family: family)
+                if unlink(path) == 0 {
+                    removed = true
+                } else if errno != ENOENT, failure == nil {
+                    failure = CacheFileError("cannot remove \(path): \(Self.reason())")
+                }
+            }
+            if let failure { throw failure }
+        }
+        return removed
+    }
+
+    /// ``remove(provider:host:)``, reporting a failure as the `-v` line to print instead of throwing it.
+    @discardableResult
+    public func remove(reporting provider: String, host: String) -> (removed: Bool, problem: String?) {
+        do { return (try remove(provider: provider, host: host), nil) } catch {
+            return (false, "cached answer for \(host) not removed: \(error)")
         }
     }
 
@@ -103,11 +191,14 @@ public struct AnswerCache: Sendable {
     }
 
     /// Removes every entry (and any temporary file a killed process left) under the lock; returns how many
-    /// entries were removed.
+    /// entries were removed, 0 when the directory does not exist.
+    ///
+    /// The directory must pass the checks a read makes (this user's, nobody else may write it), and a lock
+    /// that stays busy for ``clearPatienceMS`` makes this throw `cache is locked by another process`.
     public func clear() throws(CacheFileError) -> Int {
-        guard access(directory, F_OK) == 0 else { return 0 }
+        guard try trustedDirectory() else { return 0 }
         var removed = 0
-        try locked(waiting: true) { () throws(CacheFileError) in
+        try locked(patienceMS: Self.clearPatienceMS) { () throws(CacheFileError) in
             for name in entryNames(includingTemporary: true) {
                 guard unlink(directory + "/" + name) == 0 || errno == ENOENT else {
                     throw CacheFileError("cannot remove \(directory)/\(name): \(Self.reason())")
@@ -124,7 +215,63 @@ public struct AnswerCache: Sendable {
     private static let temporaryPrefix = ".tmp."
 
     func path(provider: String, host: String, family: IPAddress.Family) -> String {
-        directory + "/" + CacheKeyHash.hex("\(provider) \(host) \(family.cacheName)") + Self.suffix
+        directory + "/" + fileName(provider: provider, host: host, family: family)
+    }
+
+    private func fileName(provider: String, host: String, family: IPAddress.Family) -> String {
+        CacheKeyHash.hex("\(provider) \(host) \(family.cacheName)") + Self.suffix
+    }
+
+    /// Whether something (of any type) is at `path`; `false` when that cannot be told, so the caller trims.
+    private static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    /// How long a temporary file must have gone unmodified before ``trim(keeping:)`` takes it for a killed
+    /// writer's leftover.
+    static let temporaryMaximumAgeSeconds = 60
+
+    /// Run under the lock after a store added a file.
+    ///
+    /// - Removes temporary files unmodified for over ``temporaryMaximumAgeSeconds`` (a killed writer's).
+    /// - When more than ``maximumEntries`` entry files remain, removes the least recently written (oldest file
+    ///   mtime, then name) until at most `maximumEntries - maximumEntries / 10` remain, so a full cache is not
+    ///   re-sorted on every new host. The files in `keeping` (just written) are never removed.
+    ///
+    /// The records' `stored` times are not read: mtime is the same instant for every file ipcurl writes (it is
+    /// set when the record is written), costs one `lstat` instead of an open and a parse, and also orders
+    /// files that do not parse. Best effort: a file that cannot be removed stays until the next trim.
+    private func trim(keeping: Set<String>) {
+        let now = Int64(time(nil))
+        var entries: [(modified: (Int64, Int64), name: String)] = [], entryCount = 0
+        for name in entryNames(includingTemporary: true) {
+            let path = directory + "/" + name
+            if name.hasPrefix(Self.temporaryPrefix) {
+                if let modified = Self.modified(path), now - modified.0 > Self.temporaryMaximumAgeSeconds { unlink(path) }
+                continue
+            }
+            entryCount += 1
+            guard !keeping.contains(name), let modified = Self.modified(path) else { continue }
+            entries.append((modified, name))
+        }
+        guard entryCount > maximumEntries else { return }
+        entries.sort { ($0.modified.0, $0.modified.1, $0.name) < ($1.modified.0, $1.modified.1, $1.name) }
+        let target = maximumEntries - maximumEntries / 10
+        for entry in entries where entryCount > target {
+            if unlink(directory + "/" + entry.name) == 0 || errno == ENOENT { entryCount -= 1 }
+        }
+    }
+
+    /// The file's modification time (seconds, nanoseconds), not following a symbolic link.
+    private static func modified(_ path: String) -> (Int64, Int64)? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        #if canImport(Darwin)
+        return (Int64(info.st_mtimespec.tv_sec), Int64(info.st_mtimespec.tv_nsec))
+        #else
+        return (Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec))
+        #endif
     }
 
     private func entryNames(includingTemporary: Bool = false) -> [String] {
@@ -211,26 +358,30 @@ public struct AnswerCache: Sendable {
         }
     }
 
-    /// Runs `body` holding the directory's exclusive lock. Without `waiting`, a lock that stays busy for
-    /// ``lockPatienceMS`` (a stopped ipcurl holding it) makes this throw instead of stalling the request.
-    private func locked(waiting: Bool, _ body: () throws(CacheFileError) -> Void) throws(CacheFileError) {
+    /// Runs `body` holding the directory's exclusive lock. A lock that stays busy for `patienceMS` (a stopped
+    /// ipcurl holding it) makes this throw `cache is locked by another process` instead of stalling.
+    private func locked(patienceMS: Int, _ body: () throws(CacheFileError) -> Void) throws(CacheFileError) {
         let descriptor = open(directory + "/.lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw CacheFileError("cannot open \(directory)/.lock: \(Self.reason())") }
         defer { close(descriptor) }  // closing releases the lock
-        var waitedMS = 0
-        while flock(descriptor, waiting ? LOCK_EX : LOCK_EX | LOCK_NB) != 0 {
-            if errno == EWOULDBLOCK, waitedMS < Self.lockPatienceMS {
-                usleep(5_000)
-                waitedMS += 5
-                continue
+        let deadline = ContinuousClock.now.advanced(by: .milliseconds(patienceMS))
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else {
+                throw CacheFileError("cannot lock \(directory)/.lock: \(Self.reason())")
             }
-            guard errno == EINTR else { throw CacheFileError("cannot lock \(directory)/.lock: \(Self.reason())") }
+            guard ContinuousClock.now < deadline else {
+                throw CacheFileError("cache is locked by another process (\(directory)/.lock)")
+            }
+            usleep(5_000)
         }
         try body()
     }
 
-    /// How long a request waits for another process's cache write before skipping its own.
+    /// How long a request waits for another process's cache write (or remove) before skipping its own.
     static let lockPatienceMS = 200
+
+    /// How long `ipcurl cache clear` waits for the lock.
+    static let clearPatienceMS = 2_000
 
     private func makeDirectory() throws(CacheFileError) {
         var prefix = directory.hasPrefix("/") ? "" : "."

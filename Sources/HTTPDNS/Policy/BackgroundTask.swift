@@ -16,7 +16,10 @@ public final class BackgroundTask<Value: Sendable> {
     /// Starts `work` at once; if no thread can be started it runs here, before `init` returns.
     public init(_ work: @escaping @Sendable () -> Value) {
         let slot = result
-        let job = ThreadJob { slot.value = work() }
+        let job = ThreadJob {
+            slot.value = work()
+            sem_post(slot.done)
+        }
         thread = job.start()
         if thread == nil { job.run() }
     }
@@ -30,15 +33,46 @@ public final class BackgroundTask<Value: Sendable> {
         return result.value!
     }
 
+    /// Waits at most until `deadline` (`nil`: no limit) and returns the value, or `nil` when the work has not
+    /// finished by then; the thread is then left to finish on its own and its value is dropped.
+    public func wait(until deadline: ContinuousClock.Instant?) -> Value? {
+        guard let deadline, thread != nil else { return wait() }
+        let left = deadline - ContinuousClock.now
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let nanoseconds = max(0, left.components.seconds) * 1_000_000_000 + max(0, left.components.attoseconds / 1_000_000_000)
+        let total = Int64(now.tv_nsec) + nanoseconds
+        var until = timespec(tv_sec: now.tv_sec + Int(total / 1_000_000_000), tv_nsec: Int(total % 1_000_000_000))
+        while sem_timedwait(result.done, &until) != 0 {
+            guard errno == EINTR else {
+                if let thread { pthread_detach(thread) }
+                thread = nil
+                return nil
+            }
+        }
+        return wait()
+    }
+
     deinit { if let thread { pthread_join(thread, nil) } }
 }
 
 @available(*, unavailable, message: "join a task from the thread that started it")
 extension BackgroundTask: Sendable {}
 
-/// The value a thread leaves behind; written before the thread ends and read only after `pthread_join`.
+/// The value a thread leaves behind; written before ``done`` is posted and read only after waiting on it or
+/// after `pthread_join`.
 private final class ResultSlot<Value>: @unchecked Sendable {
     var value: Value?
+    let done: UnsafeMutablePointer<sem_t> = {
+        let semaphore = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
+        sem_init(semaphore, 0, 0)
+        return semaphore
+    }()
+
+    deinit {
+        sem_destroy(done)
+        done.deallocate()
+    }
 }
 
 /// A closure handed to a new thread through `pthread_create`'s context pointer.

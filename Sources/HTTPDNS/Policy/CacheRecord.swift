@@ -73,7 +73,7 @@ public struct CacheRecord: Sendable, Equatable {
         let provider = values["provider"] ?? ""
         guard provider.utf8.count == 32, Hex.decode(provider) != nil else { throw CacheFileError("bad provider digest") }
         let sourceName = values["source"] ?? ""
-        guard Self.sourceNames.contains(sourceName) else { throw CacheFileError("unknown source") }
+        guard ProviderKind(rawValue: sourceName)?.isCacheable == true else { throw CacheFileError("unknown source") }
         guard let ttl = values["ttl"].flatMap({ UInt32($0) }), ttl <= ResolverAnswer.maximumTTL else {
             throw CacheFileError("bad ttl")
         }
@@ -90,9 +90,6 @@ public struct CacheRecord: Sendable, Equatable {
         self.init(host: host, family: family, provider: provider, sourceName: sourceName, origin: values["origin"] ?? "",
                   addresses: addresses, ttl: ttl, stored: stored)
     }
-
-    /// Sources whose answers are cached (static entries and the system resolver never are).
-    static let sourceNames: Set<String> = ["doh", "doh-json", "aliyun", "dnspod", "command"]
 }
 
 /// Why a cache file was not used: one line, for `-v` and `ipcurl cache list`.

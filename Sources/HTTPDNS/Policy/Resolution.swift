@@ -19,11 +19,14 @@ public struct Resolution: Sendable, Equatable {
     public let answer: ResolverAnswer?
     /// Whether the answer came from the cache.
     public var cache: CacheUse
-    /// Why HTTPDNS was not used, when the answer comes from the system resolver fallback.
-    public var fallbackReason: String?
+    /// Why HTTPDNS gave no usable address, when the answer comes from the system resolver fallback.
+    public var fallbackReason: ResolutionError?
+    /// How many of the answer's addresses were dropped as unusable (unspecified, multicast, broadcast, mapped
+    /// IPv4 under `-6`) or beyond ``ResolutionPolicy/maximumAddressesPerFamily``.
+    public var dropped = 0
 
     /// Pairs an entry with the answer it came from.
-    public init(entry: ResolveEntry?, answer: ResolverAnswer?, cache: CacheUse = .off, fallbackReason: String? = nil) {
+    public init(entry: ResolveEntry?, answer: ResolverAnswer?, cache: CacheUse = .off, fallbackReason: ResolutionError? = nil) {
         self.entry = entry
         self.answer = answer
         self.cache = cache

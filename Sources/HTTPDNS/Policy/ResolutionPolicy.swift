@@ -3,45 +3,55 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CurlKit
 
 /// Decides how a host:port gets its addresses, in this order:
-/// 1. an IP literal needs nothing, and a `--resolve` entry wins;
+/// 1. an IP literal needs nothing, and a static entry (curl's `--resolve`) wins;
 /// 2. a fresh cached answer is used as is; with ``staleSeconds``, an expired one is used at once while a
 ///    background query refreshes it;
-/// 3. the HTTPDNS provider is asked, and its answer is cached for its TTL (`origin_ttl` where given);
-/// 4. when every HTTPDNS server failed (error, timeout, rejected answer), the ``fallback`` resolver is asked.
-///    A definite answer (NXDOMAIN, no records, no address of the wanted family) is trusted, not second-guessed
-///    by the system resolver that HTTPDNS is there to avoid.
+/// 3. the HTTPDNS provider is asked within this lookup's own budget (``lookupTimeoutMS``, cut short by
+///    ``deadline``), and its answer is cached for its TTL (`origin_ttl` where given);
+/// 4. when HTTPDNS gives no usable address, whatever the reason (every server failed or was silent, NXDOMAIN,
+///    no records, an empty vendor answer, no address of the wanted family), the ``fallback`` resolver is asked,
+///    bounded by ``fallbackTimeoutMS`` and ``deadline``, and the resolution carries the reason so the caller can
+///    say so. Without a fallback the HTTPDNS error is final.
 ///
-/// Every answer is then restricted to ``families`` (IPv4 first) before it becomes a ``ResolveEntry``.
-/// It deals only in validated values, never in libcurl types. Not `Sendable`: it owns the provider's handles.
+/// Every answer is then cleaned (``IPAddress/isUsable(v6Only:)``, at most ``maximumAddressesPerFamily`` per
+/// family), restricted to ``families`` (IPv4 first) and spelled as the request spells its host
+/// (``HostName/lookupName(_:)``), so the entry matches exactly the name libcurl looks up.
+/// It deals only in validated values, never in libcurl types. Not `Sendable`: it owns the provider.
 /// - SeeAlso: curl's `--resolve`, `-4`, `-6`; `CURLOPT_RESOLVE`.
 public final class ResolutionPolicy {
-    /// The user's `--resolve` entries.
+    /// The most addresses of one family an entry carries; more are dropped (and counted in ``Resolution/dropped``).
+    public static let maximumAddressesPerFamily = 16
+
+    /// The user's static entries.
     public let pinned: StaticResolver
     /// `-4`/`-6`: the address families entries may hold.
     public var families = AddressFamilies.both
     /// The persistent answer cache; `nil` turns caching off.
     public var cache: AnswerCache?
-    /// `--dns-stale`: seconds after expiry during which a cached answer is still served while it is refreshed.
+    /// Seconds after expiry during which a cached answer is still served while it is refreshed.
     public var staleSeconds: UInt32 = 0
-    /// Asked when the provider failed; `nil` (the default) makes a provider failure final.
+    /// Asked when HTTPDNS gave no usable address; `nil` makes an HTTPDNS failure final.
     public var fallback: (any Resolver)?
-    /// After this instant the fallback is not started (the request's `--max-time` has run out).
+    /// The time each provider lookup may take, in milliseconds; `nil` for no limit.
+    public var lookupTimeoutMS: Int?
+    /// The time the fallback lookup may take (the request's connect timeout); `nil` for no limit of its own.
+    public var fallbackTimeoutMS: Int?
+    /// No lookup runs past this instant (the request's overall time limit), and the fallback is not started after it.
     public var deadline: ContinuousClock.Instant?
-    /// Receives one `-v` line (without prefix or newline) per cache problem and background refresh.
+    /// Receives one line (without prefix or newline) per cache problem and background refresh.
     public var note: (String) -> Void = { _ in }
 
     private let provider: String
-    private let makeResolver: (@Sendable () throws(CurlError) -> any Resolver)?
+    private let makeResolver: (@Sendable () throws(ResolutionError) -> any Resolver)?
     private var resolver: (any Resolver)?
     private var refresh: BackgroundTask<[String]>?
 
     /// A policy whose provider is built by `makeResolver` on first need (and again on the background refresh
     /// thread); `providerConfiguration` names the provider's settings in cache keys and must hold no secret.
     public init(staticEntries: [ResolveEntry], providerConfiguration: String,
-                makeResolver: @escaping @Sendable () throws(CurlError) -> any Resolver) {
+                makeResolver: @escaping @Sendable () throws(ResolutionError) -> any Resolver) {
         pinned = StaticResolver(staticEntries)
         provider = AnswerCache.providerDigest(providerConfiguration)
         self.makeResolver = makeResolver
@@ -55,14 +65,15 @@ public final class ResolutionPolicy {
         makeResolver = nil
     }
 
-    /// Resolves `host` for a connection to `port`. Throws exit 6 for a host that is not a plain DNS name.
-    public func resolve(host: String, port: Int) throws(CurlError) -> Resolution {
+    /// Resolves `host` (as the URL spells it) for a connection to `port`.
+    public func resolve(host: String, port: Int) throws(ResolutionError) -> Resolution {
         try resolve(hosts: [host], port: port)[0].get()
     }
 
     /// Resolves several hosts for `port`, in order, letting the provider batch the ones that need asking.
-    public func resolve(hosts: [String], port: Int) -> [Result<Resolution, CurlError>] {
-        var results: [Result<Resolution, CurlError>?] = []
+    /// Each call is one lookup with its own budget.
+    public func resolve(hosts: [String], port: Int) -> [Result<Resolution, ResolutionError>] {
+        var results: [Result<Resolution, ResolutionError>?] = []
         var pending: [(index: Int, name: String)] = []
         var stale: [String] = []
         let now = Self.now()
@@ -71,39 +82,48 @@ public final class ResolutionPolicy {
                 results.append(.success(Resolution(entry: nil, answer: nil)))
             } else if let name = HostName.normalized(host) {
                 if let fixed = pinned.resolution(host: name, port: port) {
-                    results.append(usable(fixed.answer!, port: port, cache: .off))
+                    results.append(.success(Resolution(entry: fixed.entry?.spelled(HostName.lookupName(host) ?? name),
+                                                       answer: fixed.answer)))
                 } else if let (answer, use) = cached(name, now: now) {
                     if case .stale = use { stale.append(name) }
-                    results.append(usable(answer, port: port, cache: use))
+                    results.append(usable(answer, spelled: host, port: port, cache: use))
                 } else {
                     pending.append((results.count, name))
                     results.append(nil)
                 }
             } else {
-                results.append(.failure(CurlError.couldntResolveHost.with(
-                    message: "Could not resolve host: \(ResolveEntry.quoted(host)) is not a plain DNS name")))
+                results.append(.failure(.invalidName(host)))
             }
         }
         if !pending.isEmpty {
-            let answers: [Result<ResolverAnswer, CurlError>]
-            do { answers = try activeResolver().resolve(hosts: pending.map(\.name), port: port) } catch {
-                answers = pending.map { _ in .failure(error) }
+            let budget = LookupBudget(milliseconds: lookupTimeoutMS, endingBy: deadline)
+            let answers: [Result<ResolverAnswer, ResolutionError>]
+            do { answers = try activeResolver().resolve(hosts: pending.map(\.name), port: port, within: budget) } catch {
+                answers = pending.map { .failure(error.about($0.name)) }
             }
             var fresh: [CacheRecord] = []
             for (slot, answer) in zip(pending, answers) {
                 if case .success(let answer) = answer { fresh += Self.records(for: answer, provider: provider, now: now) }
-                results[slot.index] = answer.flatMap { usable($0, port: port, cache: cache == nil ? .off : .miss) }
-                    .flatMapError { fallingBack(slot.name, port: port, after: $0) }
+                let spelled = hosts[slot.index]
+                results[slot.index] = answer.flatMap { usable($0, spelled: spelled, port: port, cache: cache == nil ? .off : .miss) }
+                    .flatMapError { fallingBack(spelled, port: port, after: $0) }
             }
             save(fresh)
         }
         if !stale.isEmpty { startRefresh(stale, port: port) }
-        return zip(hosts, results).map { host, result in
-            result ?? .failure(ResolverFailure.couldNotResolve(host, "the resolver gave no answer"))
-        }
+        return zip(hosts, results).map { host, result in result ?? .failure(.unavailable(host, [])) }
     }
 
-    /// Waits for a background refresh, if one runs, and returns its `-v` lines. A policy that goes away waits too.
+    /// Drops the cached answer behind `resolution`, when it came from the provider or the cache: every one of
+    /// its addresses failed (refused, TLS or certificate failure), so it may be a spoofed answer, and the next
+    /// run must ask again rather than reuse it for its TTL.
+    public func forget(_ resolution: Resolution) {
+        guard let cache, let answer = resolution.answer, resolution.cache != .off || answer.source.kind.isCacheable,
+              let name = HostName.normalized(answer.host) else { return }
+        if let problem = cache.remove(reporting: provider, host: name).problem { note(problem) }
+    }
+
+    /// Waits for a background refresh, if one runs, and returns its lines. A policy that goes away waits too.
     public func finishRefresh() -> [String] {
         defer { refresh = nil }
         return refresh?.wait() ?? []
@@ -111,40 +131,48 @@ public final class ResolutionPolicy {
 
     // MARK: Steps
 
-    private func activeResolver() throws(CurlError) -> any Resolver {
+    private func activeResolver() throws(ResolutionError) -> any Resolver {
         if let resolver { return resolver }
         let made = try makeResolver!()
         resolver = made
         return made
     }
 
-    /// The resolution for `answer` restricted to ``families``, or exit 6 when no address is left.
-    private func usable(_ answer: ResolverAnswer, port: Int, cache use: CacheUse) -> Result<Resolution, CurlError> {
-        let addresses = families.ordered(answer.addresses)
-        guard let entry = ResolveEntry(host: answer.host, port: port, addresses: addresses) else {
-            let had = answer.addresses.map(\.description).joined(separator: ", ")
-            return .failure(ResolverFailure.noRecords(answer.host, "no \(families.wanted) address from \(answer.source.name): \(had)"))
+    /// The resolution for `answer`'s usable addresses of ``families``, spelled as `spelled`, or `noAddress`.
+    private func usable(_ answer: ResolverAnswer, spelled: String, port: Int, cache use: CacheUse) -> Result<Resolution, ResolutionError> {
+        var kept: [IPAddress] = []
+        var perFamily: [IPAddress.Family: Int] = [:]
+        for address in families.ordered(answer.addresses) where address.isUsable(v6Only: families == .v6Only) && !kept.contains(address) {
+            guard perFamily[address.family, default: 0] < Self.maximumAddressesPerFamily else { continue }
+            perFamily[address.family, default: 0] += 1
+            kept.append(address)
         }
-        return .success(Resolution(entry: entry, answer: answer, cache: use))
+        let lookupName = HostName.lookupName(spelled) ?? answer.host
+        guard let entry = ResolveEntry(host: lookupName, port: port, addresses: kept) else {
+            let had = answer.addresses.prefix(8).map(\.description).joined(separator: ", ")
+                + (answer.addresses.count > 8 ? ", ..." : "")
+            let what = families == .both ? "no usable address" : "no usable \(families.wanted) address"
+            return .failure(.noAddress(answer.host, source: answer.source.name, "\(what): \(had)"))
+        }
+        var resolution = Resolution(entry: entry, answer: answer, cache: use)
+        resolution.dropped = answer.addresses.filter { families.families.contains($0.family) }.count - kept.count
+        return .success(resolution)
     }
 
-    /// The fallback's resolution after the provider failed with `failure`, or `failure` itself when it was a
-    /// definite answer or a setup error, when there is no fallback, or when the deadline has passed.
-    private func fallingBack(_ host: String, port: Int, after failure: CurlError) -> Result<Resolution, CurlError> {
-        guard failure == .couldntResolveHost || failure == .operationTimedOut, !failure.isAuthoritative, let fallback,
-              deadline.map({ ContinuousClock.now < $0 }) ?? true else { return .failure(failure) }
-        let both = { (second: CurlError) in
-            ResolverFailure.couldNotResolve(host, ResolverFailure.reason(failure, host: host) + "; " + ResolverFailure.reason(second, host: host))
-        }
-        do {
-            return usable(try fallback.resolve(host, port: port), port: port, cache: .off).map { resolution in
+    /// The fallback's resolution after HTTPDNS failed with `failure`, or `failure` itself when it is a
+    /// configuration error, when there is no fallback, or when the deadline has passed.
+    private func fallingBack(_ host: String, port: Int, after failure: ResolutionError) -> Result<Resolution, ResolutionError> {
+        guard failure.allowsFallback, let fallback, deadline.map({ ContinuousClock.now < $0 }) ?? true,
+              let name = HostName.normalized(host) else { return .failure(failure) }
+        let budget = LookupBudget(milliseconds: fallbackTimeoutMS, endingBy: deadline)
+        let answered = Result { () throws(ResolutionError) in try fallback.resolve(name, port: port, within: budget) }
+        return answered.flatMap { usable($0, spelled: host, port: port, cache: .off) }
+            .map { resolution in
                 var resolution = resolution
-                resolution.fallbackReason = failure.message
+                resolution.fallbackReason = failure
                 return resolution
-            }.mapError(both)
-        } catch {
-            return .failure(both(error))
-        }
+            }
+            .mapError { second in failure.adding(second.kind == .unavailable ? second.failures : [.init(server: SystemResolver.label, phase: .answer, cause: second.reason)]) }
     }
 
     // MARK: Cache
@@ -175,7 +203,7 @@ public final class ResolutionPolicy {
     /// One record per family for `answer`, cached for `origin_ttl` when the provider gave one, else its TTL.
     static func records(for answer: ResolverAnswer, provider: String, now: Int64) -> [CacheRecord] {
         let ttl = answer.originTTL ?? answer.ttl
-        guard ttl > 0, CacheRecord.sourceNames.contains(answer.source.name) else { return [] }
+        guard ttl > 0, answer.source.kind.isCacheable else { return [] }
         return [IPAddress.Family.v4, .v6].map { family in
             CacheRecord(host: answer.host, family: family, provider: provider, sourceName: answer.source.name,
                         origin: answer.source.description, addresses: answer.addresses, ttl: ttl, stored: now)
@@ -189,10 +217,12 @@ public final class ResolutionPolicy {
     private func startRefresh(_ hosts: [String], port: Int) {
         guard let makeResolver, let cache, refresh == nil else { return }
         let provider = self.provider
+        let lookupTimeoutMS = self.lookupTimeoutMS
         refresh = BackgroundTask {
-            let answers: [Result<ResolverAnswer, CurlError>]
-            do throws(CurlError) { answers = try makeResolver().resolve(hosts: hosts, port: port) } catch {
-                answers = hosts.map { _ in .failure(error) }
+            let budget = LookupBudget(milliseconds: lookupTimeoutMS)
+            let answers: [Result<ResolverAnswer, ResolutionError>]
+            do throws(ResolutionError) { answers = try makeResolver().resolve(hosts: hosts, port: port, within: budget) } catch {
+                answers = hosts.map { .failure(error.about($0)) }
             }
             var lines: [String] = [], records: [CacheRecord] = []
             for (host, answer) in zip(hosts, answers) {
@@ -203,7 +233,7 @@ public final class ResolutionPolicy {
                                  + answer.addresses.map(\.description).joined(separator: ", ")
                                  + " (\(answer.source), ttl \(answer.originTTL ?? answer.ttl))")
                 case .failure(let error):
-                    lines.append("\(host): background refresh failed, the stale answer stays: \(error.message)")
+                    lines.append("\(host): background refresh failed, the stale answer stays: \(error.reason)")
                 }
             }
             if let problem = cache.store(reporting: records) { lines.append(problem) }

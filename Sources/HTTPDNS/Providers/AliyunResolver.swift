@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CurlKit
 
 /// Alibaba Cloud HTTPDNS (`--aliyun ACCOUNT`): `GET /{account}/d?host=H&query=4,6`, or the signed
 /// `sign_d` form when a secret is configured, and the batch `resolve`/`sign_resolve` API for several hosts.
@@ -27,10 +26,10 @@ public struct AliyunResolver: Resolver {
     private let client: HTTPDNSClient
 
     /// A resolver for `account`; signs requests when `secret` is given; sends `clientIP` as the ECS `ip` parameter.
-    /// Throws a usage error for an account that is not 1–32 ASCII letters or digits.
-    public init(account: String, secret: String?, clientIP: IPAddress?, client: HTTPDNSClient) throws(CurlError) {
+    /// Throws a configuration error for an account that is not 1–32 ASCII letters or digits.
+    public init(account: String, secret: String?, clientIP: IPAddress?, client: HTTPDNSClient) throws(ResolutionError) {
         guard (1...32).contains(account.utf8.count), account.utf8.allSatisfy({ isAlphanumeric($0) }) else {
-            throw CurlError.usage("--aliyun \(ResolveEntry.quoted(account)): expected the numeric HTTPDNS account ID")
+            throw .configuration(.aliyunAccount, value: account, "expected the numeric HTTPDNS account ID")
         }
         self.account = account
         self.secret = secret
@@ -38,46 +37,48 @@ public struct AliyunResolver: Resolver {
         self.client = client
     }
 
-    public func resolve(_ host: String, port: Int) throws(CurlError) -> ResolverAnswer {
-        let reply = try client.ask([HTTPDNSClient.Request(path: path(single: true, hosts: host))], about: host) {
+    public func resolve(_ host: String, port: Int, within budget: LookupBudget) throws(ResolutionError) -> ResolverAnswer {
+        let reply = try client.ask([HTTPDNSClient.Request(path: path(single: true, hosts: host))], about: host, within: budget) {
             (responses) -> HTTPDNSClient.Verdict<ParsedAnswer> in
             Self.object(responses[0]).then { Self.answer([$0], for: host) }
         }
-        return reply.value.answer(source: .aliyun(server: reply.server), skipped: reply.skipped)
+        return reply.value.answer(source: .aliyun(server: reply.server), trail: reply.trail)
     }
 
-    public func resolve(hosts: [String], port: Int) -> [Result<ResolverAnswer, CurlError>] {
-        guard hosts.count > 1 else { return hosts.map { host in Result { () throws(CurlError) in try resolve(host, port: port) } } }
-        var results: [Result<ResolverAnswer, CurlError>] = []
+    public func resolve(hosts: [String], port: Int, within budget: LookupBudget) -> [Result<ResolverAnswer, ResolutionError>] {
+        guard hosts.count > 1 else {
+            return hosts.map { host in Result { () throws(ResolutionError) in try resolve(host, port: port, within: budget) } }
+        }
+        var results: [Result<ResolverAnswer, ResolutionError>] = []
         var start = 0
         while start < hosts.count {
             let batch = Array(hosts[start..<min(start + Self.batchLimit, hosts.count)])
-            results += resolve(batch: batch)
+            results += resolve(batch: batch, within: budget)
             start += batch.count
         }
         return results
     }
 
-    private func resolve(batch: [String]) -> [Result<ResolverAnswer, CurlError>] {
+    private func resolve(batch: [String], within budget: LookupBudget) -> [Result<ResolverAnswer, ResolutionError>] {
         let joined = batch.joined(separator: ",")
-        let reply: (value: [String: [JSONValue]], server: String, skipped: [String])
+        let reply: HTTPDNSClient.Reply<[String: [JSONValue]]>
         do {
-            reply = try client.ask([HTTPDNSClient.Request(path: path(single: false, hosts: joined))]) {
+            reply = try client.ask([HTTPDNSClient.Request(path: path(single: false, hosts: joined))], about: joined, within: budget) {
                 (responses) -> HTTPDNSClient.Verdict<[String: [JSONValue]]> in
                 Self.object(responses[0]).then(Self.entriesByHost)
             }
         } catch {
-            return batch.map { host in .failure(error.error(for: host)) }
+            return batch.map { host in .failure(error.about(host)) }
         }
         return batch.map { host in
             guard let entries = reply.value[host] else {
-                return .failure(ResolverFailure.couldNotResolve(host, "\(reply.server): not in the batch answer"))
+                return .failure(.noAddress(host, source: reply.server, "not in the batch answer"))
             }
             switch Self.answer(entries, for: host) {
-            case .answer(let parsed): return .success(parsed.answer(source: .aliyun(server: reply.server), skipped: reply.skipped))
-            case .noRecords(let reason): return .failure(ResolverFailure.noRecords(host, "\(reply.server): \(reason)"))
+            case .answer(let parsed): return .success(parsed.answer(source: .aliyun(server: reply.server), trail: reply.trail))
+            case .noRecords(let reason): return .failure(.noAddress(host, source: reply.server, reason))
             case .definite(let reason), .serverFailed(let reason):
-                return .failure(ResolverFailure.couldNotResolve(host, "\(reply.server): \(reason)"))
+                return .failure(.unavailable(host, [.init(server: reply.server, phase: .answer, cause: reason)]))
             }
         }
     }
@@ -95,7 +96,7 @@ public struct AliyunResolver: Resolver {
 
     /// The answer's JSON object. A non-200 status with a JSON body is a documented error (`{"code": "..."}`), reported
     /// by its code, and ends the search; a body that is not a JSON object fails the server.
-    private static func object(_ response: HTTPDNSClient.Response) -> HTTPDNSClient.Verdict<JSONValue> {
+    private static func object(_ response: HTTPDNSResponse) -> HTTPDNSClient.Verdict<JSONValue> {
         let parsed = Result { () throws(JSONError) in try JSONValue.parse(response.body) }
         guard case .success(let value) = parsed, case .object = value else {
             if response.status != 200 { return .serverFailed("HTTP \(response.status)") }
@@ -104,7 +105,7 @@ public struct AliyunResolver: Resolver {
         }
         guard response.status == 200 else {
             guard case .string(let code)? = value["code"] else { return .definite("HTTP \(response.status)") }
-            return .definite("\(ResolveEntry.quoted(String(code.prefix(64)))) (HTTP \(response.status))")
+            return .definite("\(Printable.quoted(code.prefix(64))) (HTTP \(response.status))")
         }
         return .answer(value)
     }
@@ -155,7 +156,7 @@ public struct AliyunResolver: Resolver {
         } catch {
             return .serverFailed(error.reason)
         }
-        guard let ttl else { return .noRecords("no A or AAAA records") }
+        guard let ttl else { return .noRecords("no A or AAAA records (empty answer)") }
         return .answer(ParsedAnswer(host: host, addresses: v4 + v6, ttl: ttl, originTTL: origin))
     }
 }

@@ -32,7 +32,7 @@ enum AnswerFields {
     /// One address of `family`, or why `text` is not one (quoted with control characters escaped).
     static func address(_ text: some StringProtocol, family: IPAddress.Family) -> Result<IPAddress, FieldError> {
         guard let address = IPAddress(text) else {
-            return .failure(FieldError("\(ResolveEntry.quoted(String(text.prefix(64)))) is not an IP address"))
+            return .failure(FieldError("\(Printable.quoted(text.prefix(64))) is not an IP address"))
         }
         guard address.family == family else {
             return .failure(FieldError("\(address) is not an IPv\(family == .v4 ? 4 : 6) address"))
@@ -54,8 +54,8 @@ struct ParsedAnswer {
     let ttl: Int64
     var originTTL: Int64?
 
-    func answer(source: AnswerSource, skipped: [String]) -> ResolverAnswer {
+    func answer(source: AnswerSource, trail: [String]) -> ResolverAnswer {
         ResolverAnswer(host: host, addresses: addresses, ttl: ResolverAnswer.clampedTTL(ttl),
-                       originTTL: originTTL.map(ResolverAnswer.clampedTTL), source: source, skipped: skipped)
+                       originTTL: originTTL.map(ResolverAnswer.clampedTTL), source: source, trail: trail)
     }
 }

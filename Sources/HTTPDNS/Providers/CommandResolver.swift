@@ -3,15 +3,14 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import CurlKit
 
 /// The `--resolver-cmd CMD` provider: runs a program of the user's and reads curl `--resolve` lines from it.
 ///
 /// `CMD` is split on ASCII whitespace into words; there are no quotes, escapes, variables or globs and never a
 /// shell (put anything fancier in a script). The first word is found on `PATH` as `execvp` does, and the host
 /// and the port are appended as the last two arguments: `--resolver-cmd "my-dns --zone prod"` runs
-/// `my-dns --zone prod a.test 443`. The program inherits the environment, reads `/dev/null` and runs in its
-/// own process group.
+/// `my-dns --zone prod a.test 443`. The program reads `/dev/null`, inherits no other descriptor and the
+/// environment without any `IPCURL_*` variable (those may hold secrets), and runs in its own process group.
 ///
 /// It must exit 0 within the timeout having printed, for exactly the host and port it was given, lines of
 /// `HOST:PORT:ADDRESS[,ADDRESS]...` (IPv6 bracketed or bare). The host matches case-insensitively with or
@@ -21,8 +20,9 @@ import CurlKit
 /// one-line reason quoting the first bad line, if any: another host or port, a `-HOST:PORT` removal, a word
 /// that is not an IP address, stray spaces or control bytes, no address at all, more than ``outputLimit``
 /// bytes, a non-zero exit status or a signal (with the first line of the program's stderr, which is captured
-/// and never reaches the terminal). Running out of time is exit 28, after the whole process group is killed.
-/// A host that is not a ``HostName``, or starts with `-` (it would look like an option), is refused unasked.
+/// and never reaches the terminal). Running out of the lookup's budget is a ``ResolutionError/Kind/timedOut``
+/// error, after the whole process group is killed. A host that is not a ``HostName``, or starts with `-` (it would
+/// look like an option), is refused unasked.
 /// - SeeAlso: curl's `--resolve`, `posix_spawnp(3)`.
 public struct CommandResolver: Resolver, Sendable {
     /// The most stdout read from the program; more is a failure.
@@ -32,58 +32,56 @@ public struct CommandResolver: Resolver, Sendable {
 
     /// The command's words; the host and port are appended to these.
     public let arguments: [String]
-    /// How long the program may run, in milliseconds (at least 1).
-    public let timeoutMS: Int
 
-    /// A resolver running `command`, split on ASCII whitespace; throws a usage error when it has no words.
-    public init(command: String, timeoutMS: Int) throws(CurlError) {
+    /// A resolver running `command`, split on ASCII whitespace; throws a configuration error when it has no words.
+    public init(command: String) throws(ResolutionError) {
         let words = command.unicodeScalars.split { $0.isASCII && $0.properties.isWhitespace }.map { String($0) }
-        guard !words.isEmpty else { throw .usage("--resolver-cmd: empty command") }
-        guard !command.utf8.contains(0) else { throw .usage("--resolver-cmd: command contains a NUL byte") }
+        guard !words.isEmpty else { throw .configuration(.resolverCommand, "empty command") }
+        guard !command.utf8.contains(0) else { throw .configuration(.resolverCommand, "command contains a NUL byte") }
         arguments = words
-        self.timeoutMS = max(timeoutMS, 1)
     }
 
     /// The program's file name, as `-v` and `%{dns_source}` show it.
     public var programName: String { arguments[0].split(separator: "/").last.map(String.init) ?? arguments[0] }
 
-    public func resolve(_ host: String, port: Int) throws(CurlError) -> ResolverAnswer {
+    public func resolve(_ host: String, port: Int, within budget: LookupBudget) throws(ResolutionError) -> ResolverAnswer {
         // A name starting with '-' would reach the program as an option.
         guard let name = HostName.normalized(host), !name.hasPrefix("-"), (1...65535).contains(port) else {
-            throw ResolverFailure.couldNotResolve(ResolveEntry.quoted(host), "not a host name and port for a resolver command")
+            throw .invalidName(host)
         }
-        let label = "resolver command \(ResolveEntry.quoted(programName))"
+        let label = "resolver command \(Printable.quoted(programName))"
+        func failed(_ cause: String) -> ResolutionError { .unavailable(name, [.init(server: label, phase: .answer, cause: cause)]) }
+        let timeoutMS = max(budget.remainingMS ?? Self.unlimitedMS, 1)
         let completed: ChildProcess.Completed
         do {
             completed = try ChildProcess.run(arguments + [name, String(port)], timeoutMS: timeoutMS,
                                              outputLimit: Self.outputLimit, errorOutputLimit: Self.errorOutputLimit)
         } catch {
             switch error {
-            case .timedOut:
-                throw CurlError.operationTimedOut.with(
-                    message: "Resolving timed out after \(timeoutMS) milliseconds: \(name) (resolver command)")
+            case .timedOut: throw .timedOut(name, after: timeoutMS, provider: "the resolver command")
             case .cannotRun(let code):
-                throw ResolverFailure.couldNotResolve(
-                    name, "cannot run \(ResolveEntry.quoted(arguments[0])): \(String(cString: strerror(code)))")
-            case .outputTooLarge:
-                throw ResolverFailure.couldNotResolve(name, "\(label): output larger than \(Self.outputLimit) bytes")
-            case .system(let reason):
-                throw ResolverFailure.couldNotResolve(name, "\(label): \(reason)")
+                throw .unavailable(name, [.init(server: label, phase: .connect,
+                                                cause: "cannot run \(Printable.quoted(arguments[0])): \(String(cString: strerror(code)))")])
+            case .outputTooLarge: throw failed("output larger than \(Self.outputLimit) bytes")
+            case .system(let reason): throw failed(reason)
             }
         }
         let stderrLine = Self.firstLine(of: completed.errorOutput).map { ": \($0)" } ?? ""
         switch completed.termination {
         case .exited(0): break
-        case .exited(let status): throw ResolverFailure.couldNotResolve(name, "\(label) exited with status \(status)\(stderrLine)")
-        case .signaled(let signal): throw ResolverFailure.couldNotResolve(name, "\(label) was killed by signal \(signal)\(stderrLine)")
+        case .exited(let status): throw failed("exited with status \(status)\(stderrLine)")
+        case .signaled(let signal): throw failed("was killed by signal \(signal)\(stderrLine)")
         }
         let addresses: [IPAddress]
         do { addresses = try Self.addresses(in: completed.output, host: name, port: port) } catch {
-            throw ResolverFailure.couldNotResolve(name, "\(label): \(error.reason)")
+            throw failed(error.reason)
         }
-        guard !addresses.isEmpty else { throw ResolverFailure.noRecords(name, "\(label): no addresses\(stderrLine)") }
+        guard !addresses.isEmpty else { throw .noAddress(name, source: label, "no addresses\(stderrLine)") }
         return ResolverAnswer(host: name, addresses: addresses, ttl: 0, source: .command(programName))
     }
+
+    /// The run time allowed without a budget (a day: a program must end some time).
+    static let unlimitedMS = 86_400_000
 
     /// Why the program's output is not an answer.
     struct BadOutput: Error {
@@ -130,9 +128,7 @@ public struct CommandResolver: Resolver, Sendable {
     /// `text` quoted with control characters escaped, its first `limit` characters only, `...` marking a cut.
     static func excerpt(_ text: some StringProtocol, limit: Int) -> String {
         let scalars = text.unicodeScalars
-        guard scalars.count > limit else { return ResolveEntry.quoted(String(text)) }
-        var kept = String.UnicodeScalarView()
-        kept.append(contentsOf: scalars.prefix(limit))
-        return ResolveEntry.quoted(String(kept)) + "..."
+        guard scalars.count > limit else { return Printable.quoted(text) }
+        return "'" + Printable.excerpt(text, limit: limit).dropLast(3) + "'..."
     }
 }

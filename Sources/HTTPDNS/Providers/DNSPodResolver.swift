@@ -1,5 +1,3 @@
-import CurlKit
-
 /// Tencent DNSPod HTTPDNS (`--dnspod`): `GET /d?dn=H&ttl=1&type=addrs`, answered as `v4;v4,ttl-v6;v6,ttl`,
 /// where a side without records is `0` and "no record at all" is an empty body or `0`.
 ///
@@ -37,9 +35,10 @@ public struct DNSPodResolver: Resolver {
         self.client = client
     }
 
-    public func resolve(_ host: String, port: Int) throws(CurlError) -> ResolverAnswer {
+    public func resolve(_ host: String, port: Int, within budget: LookupBudget) throws(ResolutionError) -> ResolverAnswer {
         let path = try path(for: host)
-        let reply = try client.ask([HTTPDNSClient.Request(path: path)], about: host) { (responses) -> HTTPDNSClient.Verdict<ParsedAnswer> in
+        let reply = try client.ask([HTTPDNSClient.Request(path: path)], about: host, within: budget) {
+            (responses) -> HTTPDNSClient.Verdict<ParsedAnswer> in
             let response = responses[0]
             guard response.status == 200 else { return .definite("HTTP \(response.status)") }
             switch plaintext(response.body) {
@@ -47,20 +46,24 @@ public struct DNSPodResolver: Resolver {
             case .failure(let error): return .serverFailed(error.reason)
             }
         }
-        return reply.value.answer(source: .dnspod(server: reply.server), skipped: reply.skipped)
+        return reply.value.answer(source: .dnspod(server: reply.server), trail: reply.trail)
     }
 
     /// `/d?dn=…&ttl=1&type=addrs` with the mode's parameters.
-    func path(for host: String) throws(CurlError) -> String {
+    func path(for host: String) throws(ResolutionError) -> String {
         var query: String
         switch mode {
         case .plain, .token:
             query = "dn=\(host)"
             if let clientIP { query += "&ip=\(clientIP)" }
         case .encrypted(let id, let cipher):
-            query = "dn=\(Hex.encode(try cipher.encrypt(Array(host.utf8))))&id=\(id)"
-            if cipher.algorithm == .aes { query += "&alg=aes" }
-            if let clientIP { query += "&ip=\(Hex.encode(try cipher.encrypt(Array(clientIP.description.utf8))))" }
+            do throws(CipherError) {
+                query = "dn=\(Hex.encode(try cipher.encrypt(Array(host.utf8))))&id=\(id)"
+                if cipher.algorithm == .aes { query += "&alg=aes" }
+                if let clientIP { query += "&ip=\(Hex.encode(try cipher.encrypt(Array(clientIP.description.utf8))))" }
+            } catch {
+                throw .configuration(.dnspodKey, "cannot encrypt the query: \(error.message)")
+            }
         }
         if case .token(let token) = mode { query += "&token=\(token)" }
         return "/d?\(query)&ttl=1&type=addrs"
@@ -91,13 +94,13 @@ public struct DNSPodResolver: Resolver {
                 rest = rest.dropFirst()
             } else {
                 guard let comma = rest.firstIndex(of: ",") else {
-                    return .serverFailed("\(ResolveEntry.quoted(String(rest.prefix(64)))) is not ADDRESSES,TTL")
+                    return .serverFailed("\(Printable.quoted(rest.prefix(64))) is not ADDRESSES,TTL")
                 }
                 var end = rest.index(after: comma)
                 if end < rest.endIndex, rest[end] == "-" { end = rest.index(after: end) }
                 while end < rest.endIndex, rest[end].isASCII, rest[end].isNumber { end = rest.index(after: end) }
                 guard let seconds = Int64(rest[rest.index(after: comma)..<end]) else {
-                    return .serverFailed("TTL \(ResolveEntry.quoted(String(rest[comma...].dropFirst().prefix(16)))) is not an integer")
+                    return .serverFailed("TTL \(Printable.quoted(rest[comma...].dropFirst().prefix(16))) is not an integer")
                 }
                 side = rest[..<comma]
                 rest = rest[end...]
@@ -110,10 +113,10 @@ public struct DNSPodResolver: Resolver {
                 ttl = min(ttl ?? seconds, seconds)
             }
             if family == .v4, rest.hasPrefix("-") { rest = rest.dropFirst() } else if !rest.isEmpty {
-                return .serverFailed("unexpected \(ResolveEntry.quoted(String(rest.prefix(64)))) after the addresses")
+                return .serverFailed("unexpected \(Printable.quoted(rest.prefix(64))) after the addresses")
             }
         }
-        guard let ttl, !addresses.isEmpty else { return .noRecords("no A or AAAA records") }
+        guard let ttl, !addresses.isEmpty else { return .noRecords("no A or AAAA records (empty answer)") }
         return .answer(ParsedAnswer(host: host, addresses: addresses, ttl: ttl))
     }
 }

@@ -1,5 +1,3 @@
-import CurlKit
-
 /// JSON DNS-over-HTTPS (`--doh-json URL`): Google's `/resolve?name=H&type=A` and Cloudflare's
 /// `/dns-query?name=H&type=A` with `accept: application/dns-json`. A and AAAA are asked at once.
 ///
@@ -16,9 +14,9 @@ public struct DoHJSONResolver: Resolver {
     /// A resolver asking `client`'s servers, whose URLs are the JSON endpoints themselves.
     public init(client: HTTPDNSClient) { self.client = client }
 
-    public func resolve(_ host: String, port: Int) throws(CurlError) -> ResolverAnswer {
-        let reply = try client.ask(["A", "AAAA"].map { HTTPDNSClient.Request(path: "?name=\(host)&type=\($0)") }, about: host,
-                                   headers: ["Accept: application/dns-json"]) {
+    public func resolve(_ host: String, port: Int, within budget: LookupBudget) throws(ResolutionError) -> ResolverAnswer {
+        let requests = ["A", "AAAA"].map { HTTPDNSClient.Request(path: "?name=\(host)&type=\($0)") }
+        let reply = try client.ask(requests, about: host, headers: ["Accept: application/dns-json"], within: budget) {
             (responses) -> HTTPDNSClient.Verdict<ParsedAnswer> in
             var addresses: [IPAddress] = []
             var ttl: Int64?
@@ -35,16 +33,17 @@ public struct DoHJSONResolver: Resolver {
             guard let ttl else { return .noRecords("no A or AAAA records") }
             return .answer(ParsedAnswer(host: host, addresses: addresses, ttl: ttl))
         }
-        return reply.value.answer(source: .dohJSON(server: reply.server), skipped: reply.skipped)
+        return reply.value.answer(source: .dohJSON(server: reply.server), trail: reply.trail)
     }
 
     /// The addresses of `type` for `host` in one JSON answer, following CNAMEs.
-    static func records(_ response: HTTPDNSClient.Response, host: String, type: DNSRecordType)
+    static func records(_ response: HTTPDNSResponse, host: String, type: DNSRecordType)
         -> HTTPDNSClient.Verdict<(addresses: [IPAddress], ttl: Int64)>
     {
         guard response.status == 200 else { return .serverFailed("HTTP \(response.status)") }
         guard response.contentType.contains("json") else {
-            return .serverFailed("content type \(response.contentType.isEmpty ? "none" : response.contentType), not JSON")
+            let type = response.contentType.isEmpty ? "none" : Printable.excerpt(response.contentType, limit: 64)
+            return .serverFailed("content type \(type), not JSON")
         }
         let document: JSONValue
         do { document = try JSONValue.parse(response.body) } catch { return .serverFailed(error.description) }
@@ -98,7 +97,7 @@ public struct DoHJSONResolver: Resolver {
             }
             guard let alias = records.first(where: { $0.name == name && $0.type == 5 }) else { return ([], 0) }
             guard let target = HostName.normalized(alias.data) else {
-                throw FieldError("CNAME target \(ResolveEntry.quoted(String(alias.data.prefix(64)))) is not a host name")
+                throw FieldError("CNAME target \(Printable.quoted(alias.data.prefix(64))) is not a host name")
             }
             name = target
             ttl = min(ttl, alias.ttl)

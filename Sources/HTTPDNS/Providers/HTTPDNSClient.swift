@@ -1,33 +1,25 @@
-import CCurl
-import CurlKit
-
-/// Sends HTTPDNS API GETs to a list of servers in order and keeps the first usable answer.
+/// Asks a list of HTTPDNS servers for one answer, hedged: the first server is asked at once, and each next one
+/// as soon as the servers before it have either failed or stayed silent for the hedge delay; the first *valid*
+/// answer wins and every other exchange is cancelled.
 ///
-/// A server is skipped for the next one, and for the rest of the run, when it cannot be reached, times out,
-/// answers 5xx, sends more than ``maximumBody`` bytes (reading stops at the limit) or sends something the
-/// provider rejects. A definite answer — the name has no records, or a documented 4xx error such as a bad
-/// account — ends the search, because every server would say the same.
+/// A server that accepts a connection and never answers (a blackholed address) therefore costs one hedge delay,
+/// not the whole budget. A server fails when it cannot be reached, fails TLS, answers 5xx, sends more than
+/// ``maximumBody`` bytes or sends something the provider rejects. A definite answer — the name has no records,
+/// or a documented 4xx error such as a bad account — ends the race, because every server would say the same.
 ///
-/// Query strings may hold tokens and signatures, so only ``HTTPDNSServer/label`` ever reaches a message.
-/// Not `Sendable`: it owns a ``MultiHandle``.
-/// - SeeAlso: `CURLOPT_URL`, `CURLOPT_RESOLVE`, `CURLOPT_PIPEWAIT`, `CURLOPT_PROTOCOLS_STR`.
+/// Each ``ask(_:about:headers:within:interpret:)`` is one lookup with its own budget; a server that failed in an
+/// earlier lookup is asked again. Query strings may hold tokens and signatures, so only
+/// ``HTTPDNSServer/label`` ever reaches a message. Not `Sendable`: it uses its transport from one thread.
+/// - SeeAlso: `CURLOPT_RESOLVE`, `CURLOPT_TIMEOUT_MS`; RFC 8305's staggered connection attempts.
 public final class HTTPDNSClient {
     /// The largest answer body read from a server.
     public static let maximumBody = 65_536
-
-    /// One HTTP answer.
-    public struct Response: Sendable {
-        /// The HTTP status code.
-        public let status: Int
-        /// The `Content-Type`, lowercased; empty when absent.
-        public let contentType: String
-        /// The body, at most ``HTTPDNSClient/maximumBody`` bytes.
-        public let body: [UInt8]
-    }
+    /// The longest wait before the next server is asked as well.
+    public static let maximumHedgeDelayMS = 300
 
     /// One request: a path (with query) appended to the server's base, and a body to POST, if any.
     public struct Request: Sendable {
-        /// Appended to ``HTTPDNSServer/base``; empty for the base itself.
+        /// Appended to the server's path; may carry `?query`, joined to the server URL's own query.
         public let path: String
         /// Sent with `POST` when present; otherwise the request is a `GET`.
         public let body: [UInt8]?
@@ -45,126 +37,184 @@ public final class HTTPDNSClient {
         case answer(Value)
         /// A definite failure every server would repeat (a bad account, a refused signature): stop asking.
         case definite(String)
-        /// The name has no records (NXDOMAIN, no A or AAAA): an answer, not a fault. Stop asking.
+        /// The name has no records (NXDOMAIN, no A or AAAA, an empty answer): an answer, not a fault. Stop asking.
         case noRecords(String)
         /// This server's answer is unusable: try the next one.
         case serverFailed(String)
     }
 
+    /// A winning answer: the value, the server that gave it and how the race went (for `-v`).
+    public struct Reply<Value> {
+        /// What the provider made of the answer.
+        public let value: Value
+        /// The label of the server that answered.
+        public let server: String
+        /// One line per event before the answer: `skipped SERVER: REASON` for a server that failed, `race: …` for a
+        /// hedge started or exchanges cancelled.
+        public let trail: [String]
+    }
+
     /// The servers, in the order they are asked.
     public let servers: [HTTPDNSServer]
-    private let transport: TransportOptions
-    private let multi: MultiHandle
-    private var failed: Set<Int> = []
-    private let clock = ContinuousClock()
-    private let deadline: ContinuousClock.Instant?
+    private let transport: any HTTPDNSTransport
+    private let pins: [ResolveEntry]
 
-    /// A client for `servers` using `transport` (the user's `--cacert`, `-k`, timeouts). `transport.timeoutMS`
-    /// bounds everything this client does from now on (`--dns-timeout`), not each request.
-    public init(servers: [HTTPDNSServer], transport: TransportOptions) throws(CurlError) {
+    /// A client for `servers` over `transport`. `pins` are static `HOST:PORT:ADDRESS` entries that apply to the
+    /// servers' own names, as curl applies `--resolve` to its DoH host.
+    public init(servers: [HTTPDNSServer], transport: any HTTPDNSTransport, pins: [ResolveEntry] = []) {
         self.servers = servers
         self.transport = transport
-        let start = clock.now
-        deadline = transport.timeoutMS.map { start + .milliseconds($0) }
-        multi = try MultiHandle()
+        self.pins = pins
     }
 
-    /// Milliseconds left of the time budget; `nil` without one.
-    private var remainingMS: Int? {
-        deadline.map { ($0 - clock.now).wholeMilliseconds }
+    /// The delay before the next server joins: ``maximumHedgeDelayMS``, or less when the budget split among the
+    /// servers is smaller.
+    public func hedgeDelayMS(budgetMS: Int?) -> Int {
+        guard let budgetMS, servers.count > 1 else { return Self.maximumHedgeDelayMS }
+        return max(1, min(Self.maximumHedgeDelayMS, budgetMS / servers.count))
     }
 
-    /// Sends all `requests` concurrently to one server after another until `interpret` accepts the responses. Returns the value, the server's label and why earlier
-    /// servers were skipped; throws exit 6 naming `host` when no server gave a usable answer.
+    /// Races `requests` (sent together to each server) across the servers until `interpret` accepts one server's
+    /// responses. Throws `unavailable` with every server's failure, or `noAddress` for a definite negative answer.
     public func ask<Value>(
-        _ requests: [Request], about host: String, headers: [String] = [],
-        interpret: ([Response]) -> Verdict<Value>
-    ) throws(CurlError) -> (value: Value, server: String, skipped: [String]) {
-        do { return try ask(requests, headers: headers, interpret: interpret) } catch { throw error.error(for: host) }
+        _ requests: [Request], about host: String, headers: [String] = [], within budget: LookupBudget,
+        interpret: ([HTTPDNSResponse]) -> Verdict<Value>
+    ) throws(ResolutionError) -> Reply<Value> {
+        var race = Race<Value>(client: self, requests: requests, headers: headers, host: host, budget: budget)
+        return try race.run(interpret)
     }
 
-    /// Why no server answered: a libcurl setup error, or the reasons each server failed.
-    public enum Failure: Error {
-        case curl(CurlError)
-        case unresolved(String)
-        case noRecords(String)
+    fileprivate func request(_ request: Request, to server: HTTPDNSServer, headers: [String], timeoutMS: Int?) -> HTTPDNSRequest {
+        let split = request.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let url = server.url(path: String(split[0]), query: split.count == 2 ? String(split[1]) : nil)
+        let serverPins = ([server.pin].compactMap { $0 } + pins).filter {
+            HostName.normalized($0.host) == HostName.normalized(server.host) && $0.port == server.port
+        }
+        return HTTPDNSRequest(url: url, body: request.body, headers: headers, pins: Array(serverPins.prefix(1)),
+                              timeoutMS: timeoutMS, maximumBody: Self.maximumBody)
+    }
 
-        /// The exit-6 error for `host` (or the setup error as it is).
-        public func error(for host: String) -> CurlError {
-            switch self {
-            case .curl(let error): error
-            case .unresolved(let reason): ResolverFailure.couldNotResolve(host, reason)
-            case .noRecords(let reason): ResolverFailure.noRecords(host, reason)
+    fileprivate var transportForRace: any HTTPDNSTransport { transport }
+}
+
+/// The state of one hedged lookup.
+private struct Race<Value> {
+    let client: HTTPDNSClient
+    let requests: [HTTPDNSClient.Request]
+    let headers: [String]
+    let host: String
+    let budget: LookupBudget
+
+    /// Tickets and collected responses per started server.
+    private var tickets: [Int: [Int]] = [:]
+    private var responses: [Int: [Int: HTTPDNSResponse]] = [:]
+    private var startedAt: [Int: ContinuousClock.Instant] = [:]
+    private var next = 0
+    private var failures: [ResolutionError.ServerFailure] = []
+    private var trail: [String] = []
+
+    init(client: HTTPDNSClient, requests: [HTTPDNSClient.Request], headers: [String], host: String, budget: LookupBudget) {
+        self.client = client
+        self.requests = requests
+        self.headers = headers
+        self.host = host
+        self.budget = budget
+    }
+
+    mutating func run(_ interpret: ([HTTPDNSResponse]) -> HTTPDNSClient.Verdict<Value>) throws(ResolutionError) -> HTTPDNSClient.Reply<Value> {
+        let transport = client.transportForRace
+        let hedge = client.hedgeDelayMS(budgetMS: budget.milliseconds)
+        defer { for ticket in tickets.values.joined() { transport.cancel(ticket) } }
+        var hedgeAt = ContinuousClock.now
+        while true {
+            if budget.isSpent { try giveUp() }
+            if next < client.servers.count, tickets.isEmpty || ContinuousClock.now >= hedgeAt {
+                if !tickets.isEmpty, let silent = tickets.keys.min() {
+                    trail.append("race: \(client.servers[silent].label): no answer after \(hedge) ms; also asking \(client.servers[next].label)")
+                }
+                try start(next)
+                next += 1
+                hedgeAt = ContinuousClock.now + .milliseconds(hedge)
+            }
+            if tickets.isEmpty { try giveUp() }
+            var wait = budget.remainingMS ?? Int.max
+            if next < client.servers.count { wait = min(wait, LookupBudget.milliseconds(of: hedgeAt - ContinuousClock.now)) }
+            for completion in transport.wait(milliseconds: max(0, wait)) {
+                guard let server = tickets.first(where: { $0.value.contains(completion.ticket) })?.key else { continue }
+                switch completion.result {
+                case .failure(let failure):
+                    fail(server, phase: failure.phase, failure.message)
+                case .success(let response):
+                    guard let index = tickets[server]?.firstIndex(of: completion.ticket) else { continue }
+                    responses[server, default: [:]][index] = response
+                    guard responses[server]?.count == requests.count else { continue }
+                    let answers = (0..<requests.count).map { responses[server]![$0]! }
+                    if let reply = try judge(server, interpret(answers)) { return reply }
+                }
             }
         }
     }
 
-    /// ``ask(_:about:headers:interpret:)`` for several hosts at once: the caller words the error per host.
-    public func ask<Value>(
-        _ requests: [Request], headers: [String] = [], interpret: ([Response]) -> Verdict<Value>
-    ) throws(Failure) -> (value: Value, server: String, skipped: [String]) {
-        var skipped: [String] = []
-        for (index, server) in servers.enumerated() where !failed.contains(index) {
-            if let left = remainingMS, left <= 0 {
-                skipped.append("\(server.label): not asked, the HTTPDNS time budget of \(transport.timeoutMS ?? 0) ms ran out")
-                break
-            }
-            let verdict: Verdict<Value>
-            let fetched: Result<[Response], FetchFailureReason>
-            do { fetched = try fetch(requests, from: server, headers: headers) } catch { throw .curl(error) }
-            switch fetched {
-            case .success(let responses): verdict = interpret(responses)
-            case .failure(let reason): verdict = .serverFailed(reason.text)
-            }
-            switch verdict {
-            case .answer(let value): return (value, server.label, skipped)
-            case .definite(let reason): throw .unresolved("\(server.label): \(reason)")
-            case .noRecords(let reason): throw .noRecords("\(server.label): \(reason)")
-            case .serverFailed(let reason):
-                failed.insert(index)
-                skipped.append("\(server.label): \(reason)")
+    private mutating func start(_ server: Int) throws(ResolutionError) {
+        let transport = client.transportForRace
+        var started: [Int] = []
+        for request in requests {
+            let exchange = client.request(request, to: client.servers[server], headers: headers, timeoutMS: budget.remainingMS.map { max(1, $0) })
+            do { started.append(try transport.start(exchange)) } catch {
+                for ticket in started { transport.cancel(ticket) }
+                throw error
             }
         }
-        if skipped.isEmpty { skipped.append("every HTTPDNS server already failed in this run") }
-        throw .unresolved(skipped.joined(separator: "; "))
+        tickets[server] = started
+        startedAt[server] = ContinuousClock.now
     }
 
-    private func fetch(_ requests: [Request], from server: HTTPDNSServer, headers: [String])
-        throws(CurlError) -> Result<[Response], FetchFailureReason>
-    {
-        let collectors = requests.map { _ in BodyCollector() }
-        var handles: [EasyHandle] = []
-        var transport = self.transport
-        transport.timeoutMS = remainingMS.map { max(1, $0) }
-        for (request, collector) in zip(requests, collectors) {
-            let handle = try EasyHandle()
-            try transport.apply(to: handle)
-            try handle.set(CURLOPT_URL, server.base + request.path)
-            if let body = request.body {
-                handle.requestBody = BytesBody(body)
-                try handle.set(CURLOPT_POST, 1)
-                try handle.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(body.count))
+    /// The reply when `verdict` ends the race; `nil` when the race goes on without this server.
+    private mutating func judge(_ server: Int, _ verdict: HTTPDNSClient.Verdict<Value>) throws(ResolutionError) -> HTTPDNSClient.Reply<Value>? {
+        let label = client.servers[server].label
+        switch verdict {
+        case .answer(let value):
+            let elapsed = startedAt[server].map { LookupBudget.milliseconds(of: ContinuousClock.now - $0) } ?? 0
+            tickets[server] = nil
+            let losers = tickets.keys.sorted().map { client.servers[$0].label }
+            if !losers.isEmpty || server > 0 {
+                trail.append("race: \(label) answered in \(elapsed) ms" + (losers.isEmpty ? "" : "; cancelled \(losers.joined(separator: ", "))"))
             }
-            try handle.set(CURLOPT_PROTOCOLS_STR, "http,https")
-            try handle.set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
-            try handle.set(CURLOPT_PIPEWAIT, 1)  // concurrent requests share one HTTP/2 connection
-            try handle.set(CURLOPT_USERAGENT, "ipcurl-httpdns")
-            if let pin = server.pin { try handle.set(CURLOPT_RESOLVE, list: [pin.description]) }
-            if !headers.isEmpty { try handle.set(CURLOPT_HTTPHEADER, list: headers) }
-            handle.onBody = { collector.append($0) }
-            handles.append(handle)
+            return HTTPDNSClient.Reply(value: value, server: label, trail: trail)
+        case .definite(let reason):
+            throw ResolutionError.unavailable(host, failures + [.init(server: label, phase: .answer, cause: reason)])
+        case .noRecords(let reason):
+            throw ResolutionError.noAddress(host, source: label, reason)
+        case .serverFailed(let reason):
+            fail(server, phase: Self.phase(of: reason), reason)
+            return nil
         }
-        let errors = try multi.perform(handles)
-        var responses: [Response] = []
-        for (index, handle) in handles.enumerated() {
-            if collectors[index].overflowed { return .failure(FetchFailureReason("answer larger than \(Self.maximumBody) bytes")) }
-            if let error = errors[index] { return .failure(FetchFailureReason(error.message)) }
-            let status = handle.info(long: CURLINFO_RESPONSE_CODE)
-            if status >= 500 { return .failure(FetchFailureReason("HTTP \(status)")) }
-            responses.append(Response(status: status, contentType: (handle.info(string: CURLINFO_CONTENT_TYPE) ?? "").lowercased(),
-                                      body: collectors[index].body))
+    }
+
+    private static func phase(of reason: String) -> ResolutionError.Phase {
+        reason.hasPrefix("HTTP ") || reason.hasPrefix("content type") || reason.hasPrefix("answer larger") ? .http : .answer
+    }
+
+    private mutating func fail(_ server: Int, phase: ResolutionError.Phase, _ reason: String) {
+        guard let started = tickets.removeValue(forKey: server) else { return }
+        for ticket in started { client.transportForRace.cancel(ticket) }
+        responses[server] = nil
+        let failure = ResolutionError.ServerFailure(server: client.servers[server].label, phase: phase, cause: reason)
+        failures.append(failure)
+        trail.append("skipped \(failure)")
+    }
+
+    private mutating func giveUp() throws(ResolutionError) -> Never {
+        let budgetText = budget.milliseconds.map { "\($0) ms" } ?? "time"
+        for server in tickets.keys.sorted() {
+            failures.append(.init(server: client.servers[server].label, phase: .timeout,
+                                  cause: "no answer within the HTTPDNS time budget of \(budgetText)"))
         }
-        return .success(responses)
+        for server in next..<client.servers.count {
+            failures.append(.init(server: client.servers[server].label, phase: .notAsked,
+                                  cause: "not asked, the HTTPDNS time budget of \(budgetText) ran out"))
+        }
+        throw ResolutionError.unavailable(host, failures)
     }
 }
 
@@ -177,26 +227,5 @@ extension HTTPDNSClient.Verdict {
         case .noRecords(let reason): .noRecords(reason)
         case .serverFailed(let reason): .serverFailed(reason)
         }
-    }
-}
-
-/// Why one server could not be asked (a one-line reason without secrets).
-struct FetchFailureReason: Error {
-    let text: String
-    init(_ text: String) { self.text = text }
-}
-
-/// Collects one response body up to ``HTTPDNSClient/maximumBody`` bytes, then refuses more.
-private final class BodyCollector {
-    var body: [UInt8] = []
-    var overflowed = false
-
-    func append(_ chunk: UnsafeRawBufferPointer) -> Bool {
-        guard body.count + chunk.count <= HTTPDNSClient.maximumBody else {
-            overflowed = true
-            return false
-        }
-        body += chunk
-        return true
     }
 }

@@ -1,48 +1,70 @@
-import CurlKit
-
-/// One HTTPDNS API server (`--httpdns-server URL`) and how ipcurl reaches it.
+/// One HTTPDNS server and how it is reached: its URL, split into parts by the program's URL parser.
 ///
-/// A vendor server given by IP over `https` is verified against the vendor's documented service name when
-/// there is one: requests go to `https://NAME:PORT/…` with `NAME:PORT:IP` pinned through `CURLOPT_RESOLVE`,
-/// as Alibaba's own C SDK does. Without a service name the certificate must cover the IP itself.
+/// A vendor server given by IP over `https` is verified against the vendor's documented service name when there
+/// is one: requests go to `https://NAME:PORT/…` with `NAME:PORT:IP` pinned, as Alibaba's own C SDK does.
+/// Without a service name the certificate must cover the IP itself.
+///
+/// The URL may carry a query or user info (some DoH providers put a token there); ``label``, the only form
+/// that reaches a message, shows neither the user info nor any query value.
 /// - SeeAlso: `CURLOPT_RESOLVE`, `CURLOPT_URL`.
 public struct HTTPDNSServer: Sendable, Equatable {
-    /// Where request paths are appended: scheme, host, port and any path prefix, no trailing slash.
-    public let base: String
-    /// `scheme://host:port/path`, plus the verified name when pinned: what `-v` and errors show. Never a query.
+    /// `http` or `https`.
+    public let scheme: String
+    /// The host to connect to (the service name when pinned), without brackets.
+    public let host: String
+    /// The TCP port.
+    public let port: Int
+    /// The path prefix without a trailing slash; empty for `/`.
+    public let path: String
+    /// The query without `?`, if the URL had one (sent, never shown).
+    public let query: String?
+    /// `user[:password]` for HTTP authentication, if the URL had it (sent, never shown).
+    public let userInfo: String?
+    /// `scheme://host:port/path`, plus `?name=***` per query parameter and the verified name when pinned.
     public let label: String
     /// The pin that lets the certificate be checked against the vendor's service name, if any.
     public let pin: ResolveEntry?
 
-    /// Parses a server URL (`http://` or `https://`, no user info, query or fragment); throws a usage error.
-    /// `serviceName` is the vendor's documented TLS name for its servers, used when the host is an IP.
-    public init(_ text: String, serviceName: String? = nil) throws(CurlError) {
-        let url: CurlURL
-        do { url = try CurlURL(text, guessScheme: false) } catch {
-            throw CurlError.usage("--httpdns-server \(ResolveEntry.quoted(text)): \(error.message)")
+    /// A server from URL parts. Throws a configuration error of `setting` for a scheme other than http(s), an
+    /// empty host or a port outside 1–65535. `serviceName` is the vendor's documented TLS name, used when `host`
+    /// is an IP and the scheme https.
+    public init(scheme: String, host: String, port: Int, path: String = "", query: String? = nil,
+                userInfo: String? = nil, serviceName: String? = nil, setting: ResolutionError.Setting) throws(ResolutionError) {
+        let scheme = scheme.lowercased()
+        guard scheme == "http" || scheme == "https", !host.isEmpty, (1...65535).contains(port) else {
+            throw .configuration(setting, value: "\(scheme)://\(host)", "expected http:// or https://HOST[:PORT][/PATH]")
         }
-        guard url.scheme == "http" || url.scheme == "https", !url.hasCredentials, !url.hasQueryOrFragment else {
-            throw CurlError.usage("--httpdns-server \(ResolveEntry.quoted(text)): expected http:// or https://HOST[:PORT][/PATH]")
-        }
-        let prefix = url.path.hasSuffix("/") ? String(url.path.dropLast()) : url.path
-        let hostPart = url.host.contains(":") ? "[\(url.host)]" : url.host
-        let address = IPAddress(url.host)
-        if url.scheme == "https", let address, let serviceName,
-           let pin = ResolveEntry(host: serviceName, port: url.port, addresses: [address]) {
-            base = "https://\(pin.host):\(url.port)\(prefix)"
-            label = "https://\(hostPart):\(url.port)\(prefix) as \(pin.host)"
+        self.scheme = scheme
+        self.port = port
+        self.path = path.hasSuffix("/") ? String(path.dropLast()) : path
+        self.query = query.flatMap { $0.isEmpty ? nil : $0 }
+        self.userInfo = userInfo.flatMap { $0.isEmpty ? nil : $0 }
+        let bracketed = host.contains(":") ? "[\(host)]" : host
+        let shownQuery = self.query.map { query in
+            "?" + query.split(separator: "&").map { ($0.split(separator: "=").first.map(String.init) ?? "") + "=***" }
+                .joined(separator: "&")
+        } ?? ""
+        let credentials = self.userInfo == nil ? "" : "***@"
+        if scheme == "https", let address = IPAddress(host), let serviceName,
+           let pin = ResolveEntry(host: serviceName, port: port, addresses: [address]) {
+            self.host = pin.host
             self.pin = pin
+            label = "https://\(credentials)\(bracketed):\(port)\(self.path)\(shownQuery) as \(pin.host)"
         } else {
-            base = "\(url.scheme)://\(hostPart):\(url.port)\(prefix)"
-            label = "\(url.scheme)://\(hostPart):\(url.port)\(prefix)"
+            self.host = host
             pin = nil
+            label = "\(scheme)://\(credentials)\(bracketed):\(port)\(self.path)\(shownQuery)"
         }
     }
 
-    /// Parses every URL in `texts`.
-    public static func list(_ texts: [String], serviceName: String? = nil) throws(CurlError) -> [HTTPDNSServer] {
-        var servers: [HTTPDNSServer] = []
-        for text in texts { servers.append(try HTTPDNSServer(text, serviceName: serviceName)) }
-        return servers
+    /// The URL of `path` (and `query`, joined to the server's own query) on this server.
+    public func url(path extra: String = "", query extraQuery: String? = nil) -> String {
+        let bracketed = host.contains(":") ? "[\(host)]" : host
+        let credentials = userInfo.map { "\($0)@" } ?? ""
+        let queries = [query, extraQuery].compactMap { $0 }
+        return "\(scheme)://\(credentials)\(bracketed):\(port)\(path)\(extra)" + (queries.isEmpty ? "" : "?" + queries.joined(separator: "&"))
     }
+
+    /// Whether requests travel in clear text.
+    public var isPlainHTTP: Bool { scheme == "http" }
 }

@@ -45,13 +45,19 @@ struct PolicyOptions: ParsableArguments {
         settings.staleSeconds = dnsStale
         settings.fallback = !noFallback
         settings.families = ipv4 ? .v4Only : ipv6 ? .v6Only : .both
-        settings.cacheDirectory = noDNSCache ? nil : Self.cacheDirectory()
+        let location = noDNSCache ? nil : Self.cacheLocation()
+        settings.cacheDirectory = location?.directory
+        settings.cacheNote = location?.note
     }
 
-    /// `$IPCURL_CACHE_DIR`, else `$XDG_CACHE_HOME/ipcurl`, else `~/.cache/ipcurl`.
-    static func cacheDirectory() -> String? {
+    /// `$IPCURL_CACHE_DIR`, else `$XDG_CACHE_HOME/ipcurl`, else `~/.cache/ipcurl` when HOME is an existing
+    /// directory; otherwise why the cache is off.
+    static func cacheLocation() -> AnswerCache.Location {
         func variable(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
-        return AnswerCache.defaultDirectory(cacheDir: variable("IPCURL_CACHE_DIR"), xdgCacheHome: variable("XDG_CACHE_HOME"),
-                                            home: variable("HOME"))
+        return AnswerCache.location(cacheDir: variable("IPCURL_CACHE_DIR"), xdgCacheHome: variable("XDG_CACHE_HOME"),
+                                    home: variable("HOME"))
     }
+
+    /// ``cacheLocation()``'s directory; `nil` when the cache is off.
+    static func cacheDirectory() -> String? { cacheLocation().directory }
 }

@@ -63,7 +63,7 @@ struct ResolverOptions: ParsableArguments {
     }
 
     private func parsedEntry(_ text: String) throws -> ResolveEntry {
-        do { return try ResolveEntry(parsing: text) } catch { throw ValidationError(error.message) }
+        do { return try ResolveEntry(parsing: text) } catch { throw ValidationError(CurlError(error).message) }
     }
 
     /// TLS and timeouts; fails with exit 77 when the CA file cannot be read, as curl does.
@@ -95,7 +95,9 @@ struct ResolverOptions: ParsableArguments {
         }
         try vendor.apply(to: &settings)
         policy.apply(to: &settings)
-        for text in resolve { settings.staticEntries.append(try ResolveEntry(parsing: text)) }
+        for text in resolve {
+            do { settings.staticEntries.append(try ResolveEntry(parsing: text)) } catch { throw CurlError(error) }
+        }
         return settings
     }
 }

@@ -57,7 +57,7 @@ struct VendorOptions: ParsableArguments {
         if !isVendor, !servers.isEmpty { throw CurlError.usage("--httpdns-server needs --aliyun or --dnspod") }
         if !isVendor, clientIP != nil { throw CurlError.usage("--httpdns-client-ip needs --aliyun or --dnspod") }
         if !isAliyun, secretFile != nil { throw CurlError.usage("--httpdns-secret-file needs --aliyun") }
-        for server in servers { _ = try HTTPDNSServer(server) }
+        try ServerURL.checkVendorServers(servers)
         if let clientIP {
             guard let address = IPAddress(clientIP) else {
                 throw CurlError.usage("--httpdns-client-ip \(clientIP.prefix(64)): not an IP address")

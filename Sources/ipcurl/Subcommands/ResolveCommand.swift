@@ -28,27 +28,39 @@ struct ResolveCommand: ParsableCommand {
 
     func validate() throws {
         guard (1...65535).contains(port) else { throw ValidationError("--port \(port): expected 1-65535") }
-        for host in hosts where HostName.normalized(host) == nil || IPAddress(host) != nil {
+        for host in hosts where HostSpelling.lookupName(host) == nil {
             throw ValidationError("\(host): not a host name (IP literals need no resolving)")
         }
     }
 
     func run() throws {
         let policy: ResolutionPolicy
-        switch Result(catching: { () throws(CurlError) in try resolver.settings().policy(transport: resolver.transport()) }) {
-        case .success(let made): policy = made
+        let settings: ResolverSettings
+        switch Result(catching: { () throws(CurlError) in
+            let settings = try resolver.settings()
+            return (settings, settings.policy(transport: try resolver.transport()))
+        }) {
+        case .success(let made): (settings, policy) = made
         case .failure(let error):
             DescriptorWriter.standardError.write("ipcurl: \(error)\n")
             throw ExitCode(error.exitCode)
         }
-        if verbose { policy.note = { DescriptorWriter.standardError.write(DecisionLog.notes([$0])) } }
+        let log = DescriptorWriter.standardError
+        if verbose {
+            policy.note = { log.write(DecisionLog.notes([$0])) }
+            if let note = settings.cacheNote { log.write(DecisionLog.notes([note])) }
+        }
         var items: [ResolveListing.Item] = []
-        for (host, result) in zip(hosts, policy.resolve(hosts: hosts, port: port)) {
+        let names = hosts.map { HostSpelling.lookupName($0) ?? $0 }
+        for (host, result) in zip(names, policy.resolve(hosts: names, port: port).map(\.curl)) {
             switch result {
             case .success(let resolution):
-                if verbose { DescriptorWriter.standardError.write(DecisionLog.answer(resolution, host: host)) }
+                if verbose { log.write(DecisionLog.answer(resolution, host: host)) }
+                if let reason = resolution.fallbackReason {
+                    log.write("ipcurl: warning: \(host): HTTPDNS gave no address (\(reason.reason)); using the system resolver\n")
+                }
             case .failure(let error):
-                DescriptorWriter.standardError.write("ipcurl: \(error)\n")
+                log.write("ipcurl: \(error)\n")
             }
             items.append(ResolveListing.Item(host: host, result: result))
         }

@@ -1,0 +1,37 @@
+/// The time one lookup may take: each host of each hop and each retry attempt gets its own budget.
+///
+/// The budget is the provider's time limit (ipcurl's `--dns-timeout`) from the moment the lookup starts, cut
+/// short by an outer deadline (the request's `--max-time`) when that comes first.
+public struct LookupBudget: Sendable {
+    /// When the lookup must have finished; `nil` for no limit.
+    public let deadline: ContinuousClock.Instant?
+    /// The limit as configured, in milliseconds, for messages; `nil` for no limit.
+    public let milliseconds: Int?
+
+    /// A budget of `milliseconds` from now, ending no later than `outerDeadline`.
+    public init(milliseconds: Int?, endingBy outerDeadline: ContinuousClock.Instant? = nil) {
+        self.milliseconds = milliseconds
+        let own = milliseconds.map { ContinuousClock.now + .milliseconds($0) }
+        deadline = switch (own, outerDeadline) {
+        case (let own?, let outer?): min(own, outer)
+        case (let own, nil): own
+        case (nil, let outer): outer
+        }
+    }
+
+    /// No limit.
+    public static let unlimited = LookupBudget(milliseconds: nil)
+
+    /// Milliseconds left (0 when spent); `nil` without a limit.
+    public var remainingMS: Int? {
+        deadline.map { max(0, Self.milliseconds(of: $0 - ContinuousClock.now)) }
+    }
+
+    /// Whether the budget is spent.
+    public var isSpent: Bool { remainingMS == 0 }
+
+    static func milliseconds(of duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+    }
+}

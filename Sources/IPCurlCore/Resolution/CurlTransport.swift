@@ -1,0 +1,106 @@
+import CCurl
+import CurlKit
+import HTTPDNS
+
+/// HTTPDNS's network, made of libcurl: every exchange is an easy handle on one ``MultiHandle`` event loop, with
+/// the user's TLS trust (`--cacert`, `-k`) and connect timeout, HTTP/2 where the server offers it, and
+/// `CURLOPT_PIPEWAIT` so the A and AAAA queries share one connection. Connections stay in the multi handle's
+/// cache for the next lookup.
+/// - SeeAlso: `CURLOPT_RESOLVE`, `CURLOPT_PIPEWAIT`, `CURLOPT_PROTOCOLS_STR`, `CURLOPT_TIMEOUT_MS`.
+final class CurlTransport: HTTPDNSTransport {
+    private let options: TransportOptions
+    private let multi: MultiHandle
+    private var exchanges: [Int: Exchange] = [:]
+    private var nextTicket = 1
+
+    private final class Exchange {
+        let handle: EasyHandle
+        var body: [UInt8] = []
+        var overflowed = false
+        init(handle: EasyHandle) { self.handle = handle }
+    }
+
+    /// A transport that verifies and times out as `options` say (its `timeoutMS` is ignored: each request
+    /// carries its own).
+    init(options: TransportOptions) throws(ResolutionError) {
+        self.options = options
+        do { multi = try MultiHandle() } catch { throw .unavailable("", [], underlying: error) }
+    }
+
+    func start(_ request: HTTPDNSRequest) throws(ResolutionError) -> Int {
+        do throws(CurlError) {
+            let handle = try EasyHandle()
+            let exchange = Exchange(handle: handle)
+            var options = self.options
+            options.timeoutMS = request.timeoutMS
+            try options.apply(to: handle)
+            try handle.set(CURLOPT_URL, request.url)
+            if let body = request.body {
+                handle.requestBody = BytesBody(body)
+                try handle.set(CURLOPT_POST, 1)
+                try handle.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(body.count))
+            }
+            try handle.set(CURLOPT_PROTOCOLS_STR, "http,https")
+            try handle.set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
+            try handle.set(CURLOPT_PIPEWAIT, 1)
+            try handle.set(CURLOPT_USERAGENT, "ipcurl-httpdns")
+            if !request.pins.isEmpty { try handle.set(CURLOPT_RESOLVE, list: request.pins.map(\.description)) }
+            if !request.headers.isEmpty { try handle.set(CURLOPT_HTTPHEADER, list: request.headers) }
+            let limit = request.maximumBody
+            handle.onBody = { [unowned exchange] chunk in
+                guard exchange.body.count + chunk.count <= limit else {
+                    exchange.overflowed = true
+                    return false
+                }
+                exchange.body += chunk
+                return true
+            }
+            try multi.add(handle)
+            let ticket = nextTicket
+            nextTicket += 1
+            exchanges[ticket] = exchange
+            return ticket
+        } catch {
+            throw .unavailable("", [], underlying: error)
+        }
+    }
+
+    func wait(milliseconds: Int) -> [HTTPDNSCompletion] {
+        let finished: [MultiHandle.Finished]
+        do { finished = try multi.run(upToMilliseconds: milliseconds) } catch {
+            let failure = HTTPDNSTransportFailure(phase: .connect, message: error.message)
+            defer { for exchange in exchanges.values { multi.remove(exchange.handle) }; exchanges = [:] }
+            return exchanges.keys.sorted().map { HTTPDNSCompletion(ticket: $0, result: .failure(failure)) }
+        }
+        return finished.compactMap { done in
+            guard let (ticket, exchange) = exchanges.first(where: { $0.value.handle === done.handle }) else { return nil }
+            exchanges[ticket] = nil
+            return HTTPDNSCompletion(ticket: ticket, result: Self.outcome(exchange, done.error))
+        }
+    }
+
+    func cancel(_ ticket: Int) {
+        guard let exchange = exchanges.removeValue(forKey: ticket) else { return }
+        multi.remove(exchange.handle)
+    }
+
+    private static func outcome(_ exchange: Exchange, _ error: CurlError?) -> Result<HTTPDNSResponse, HTTPDNSTransportFailure> {
+        if exchange.overflowed {
+            return .failure(.init(phase: .http, message: "answer larger than \(HTTPDNSClient.maximumBody) bytes"))
+        }
+        if let error { return .failure(.init(phase: phase(of: error), message: Printable.escaped(error.message))) }
+        let handle = exchange.handle
+        let status = handle.info(long: CURLINFO_RESPONSE_CODE)
+        if status >= 500 { return .failure(.init(phase: .http, message: "HTTP \(status)")) }
+        return .success(HTTPDNSResponse(status: status, contentType: handle.info(string: CURLINFO_CONTENT_TYPE) ?? "",
+                                        body: exchange.body))
+    }
+
+    /// Where a libcurl failure happened, in HTTPDNS's terms.
+    private static func phase(of error: CurlError) -> ResolutionError.Phase {
+        if error == .operationTimedOut { return .timeout }
+        if AddressFailover.tlsFailures.contains(error) || error == .caCertBadFile { return .tls }
+        if error == .couldntConnect || error == .couldntResolveHost { return .connect }
+        return .http
+    }
+}

@@ -1,0 +1,52 @@
+import CurlKit
+import HTTPDNS
+
+extension CurlError {
+    /// The one place HTTPDNS's errors become curl's exit codes and message text:
+    /// - a configuration error is a usage error (exit 2) naming the option that set it (``ResolverFlag``);
+    /// - a resolver that ran out of time is exit 28, `Resolving timed out after N milliseconds: HOST (...)`;
+    /// - a transport that could not be set up keeps libcurl's own error;
+    /// - everything else is exit 6, `Could not resolve host: HOST (REASON)`, as curl words it.
+    public init(_ error: ResolutionError) {
+        if let curl = error.underlying as? CurlError {
+            self = curl
+            return
+        }
+        switch error.kind {
+        case .configuration:
+            let flag = error.setting.map(ResolverFlag.name(for:)) ?? "resolver"
+            self = .usage(flag + (error.settingValue.map { " \($0)" } ?? "") + ": " + error.reason)
+        case .timedOut:
+            self = CurlError.operationTimedOut.with(
+                message: "Resolving timed out after \(error.milliseconds ?? 0) milliseconds: \(error.host) (\(error.reason))")
+        case .invalidName:
+            self = CurlError.couldntResolveHost.with(message: "Could not resolve host: \(error.host) is not a plain DNS name")
+        case .unavailable, .noAddress:
+            self = CurlError.couldntResolveHost.with(message: "Could not resolve host: \(error.host) (\(error.reason))")
+        }
+    }
+}
+
+/// The command-line option behind each HTTPDNS setting, for usage errors: the one table that maps the library's
+/// vocabulary to ipcurl's flags.
+public enum ResolverFlag {
+    /// The flag that sets `setting`.
+    public static func name(for setting: ResolutionError.Setting) -> String {
+        switch setting {
+        case .dohServer: "--doh"
+        case .dohJSONServer: "--doh-json"
+        case .vendorServer: "--httpdns-server"
+        case .aliyunAccount: "--aliyun"
+        case .dnspodID: "--dnspod-id"
+        case .dnspodKey: "--dnspod-key-file"
+        case .dnspodToken: "--dnspod-token-file"
+        case .resolverCommand: "--resolver-cmd"
+        case .staticEntry: "--resolve"
+        }
+    }
+}
+
+extension Result where Failure == ResolutionError {
+    /// The same result with curl's error (``CurlError/init(_:)``).
+    public var curl: Result<Success, CurlError> { mapError(CurlError.init) }
+}
