@@ -3,7 +3,7 @@ SHELL := /bin/bash
 PREFIX   ?= /usr/local
 SWIFT    ?= swift
 LAB      := Tests/Lab/lab.sh
-PACKAGES := libcurl4-openssl-dev libssl-dev nginx-light unbound openssl curl python3
+PACKAGES := libcurl4-openssl-dev libssl-dev nginx-light unbound knot-resolver openssl curl python3
 RELEASE  := -c release --static-swift-stdlib
 # swift test must run real tests: fewer than this many counts as a failure ("no tests ran" can't pass).
 MIN_TESTS ?= 320
@@ -25,7 +25,7 @@ setup:
 build:
 	$(SWIFT) build $(RELEASE)
 
-## test: unit tests plus integration tests against the real nginx + unbound lab (started and stopped here)
+## test: unit tests plus integration tests against the real nginx + unbound + kresd lab (started and stopped here)
 test: setup
 	@set -e; $(LAB) up; trap '$(LAB) down' EXIT; \
 	$(SWIFT) test 2>&1 | tee .build-test.log; status=$${PIPESTATUS[0]}; \

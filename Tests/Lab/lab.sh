@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
 # ipcurl real-server test lab: nginx (HTTPS vhosts + plain HTTP), unbound
-# (DNS-over-HTTPS), httpdns_fixture.py (fake vendor HTTPDNS APIs) and
-# echo_backend.py (HTTP/1.1 backend behind nginx's /api/) on loopback
-# addresses only, all state in one directory.
+# (DNS-over-HTTPS, and plain DNS over TCP for kresd), kresd (knot-resolver: a
+# second DNS-over-HTTPS server, forwarding to unbound), httpdns_fixture.py
+# (fake vendor HTTPDNS APIs) and echo_backend.py (HTTP/1.1 backend behind
+# nginx's /api/) on loopback addresses only, all state in one directory.
 #
 #   lab.sh up       start (idempotent), write $STATE/lab.env
 #   lab.sh down     stop (idempotent), remove pid files and lab.env
-#   lab.sh status   exit 0 if nginx, unbound, the fixture and the echo backend are all running
+#   lab.sh status   exit 0 if nginx, unbound, kresd, the fixture and the echo backend are all running
 #   lab.sh env      print the path of lab.env (fails if the lab is not up)
 #
 # State dir: ${IPCURL_LAB_DIR:-<repo root>/.lab}
 # Port overrides (else picked free): LAB_HTTPS_PORT, LAB_HTTP_PORT, LAB_DOH_PORT,
-#   LAB_HTTPDNS_HTTP_PORT, LAB_HTTPDNS_ALIYUN_TLS_PORT, LAB_HTTPDNS_TLS_PORT,
-#   LAB_HTTPDNS_FAIL_PORT, LAB_ECHO_PORT.
+#   LAB_DNS_PORT, LAB_KRESD_PORT, LAB_HTTPDNS_HTTP_PORT, LAB_HTTPDNS_ALIYUN_TLS_PORT,
+#   LAB_HTTPDNS_TLS_PORT, LAB_HTTPDNS_FAIL_PORT, LAB_ECHO_PORT.
 set -euo pipefail
+
+# Debian installs nginx, unbound and kresd in /usr/sbin, which a user's PATH may lack.
+PATH="$PATH:/usr/sbin:/sbin"
 
 LAB_SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO_ROOT="$(cd "$LAB_SRC/../.." && pwd)"
@@ -24,7 +28,7 @@ ENV_FILE="$STATE/lab.env"
 LAB_IP=127.0.0.2        # a.test b.test cname.test failover.test; default vhost (nocert.test, multi.test)
 LAB_WRONG_IP=127.0.0.3  # serves other.test's certificate only
 LAB_IP6=::1             # a.test cname.test v6.test; default vhost
-DOH_IP=127.0.0.1
+DOH_IP=127.0.0.1        # unbound: DoH on LAB_DOH_PORT, plain DNS (TCP) on LAB_DNS_PORT; kresd: DoH on LAB_KRESD_PORT
 HTTPDNS_IP=127.0.0.5    # httpdns_fixture.py: every listener
 ALIYUN_TLS_NAME=resolvers-cn.httpdns.aliyuncs.com  # the only name in that listener's cert
 SECRETS="$STATE/secrets"
@@ -49,7 +53,7 @@ alive() {
 }
 
 # is_ours PID NAME: the process really is NAME (guards against stale pid files
-# and pid reuse). nginx/unbound: /proc/PID/comm is NAME. The fixture and the
+# and pid reuse). nginx/unbound/kresd: /proc/PID/comm is NAME. The fixture and the
 # echo backend run as python3, so the command line must name the script and
 # this lab's pid file.
 is_ours() {
@@ -77,8 +81,8 @@ pid_of() {
 }
 
 running() {
-    pid_of nginx >/dev/null && pid_of unbound >/dev/null && pid_of "$FIXTURE" >/dev/null &&
-        pid_of "$ECHO" >/dev/null
+    pid_of nginx >/dev/null && pid_of unbound >/dev/null && pid_of kresd >/dev/null &&
+        pid_of "$FIXTURE" >/dev/null && pid_of "$ECHO" >/dev/null
 }
 
 # stop NAME: TERM, wait up to 5 s, then KILL (the process and its children).
@@ -242,13 +246,17 @@ probe_nginx() {
         "https://a.test:$LAB_HTTPS_PORT/" -o /dev/null 2>/dev/null
 }
 
-# Raw RFC 8484 POST: query "doh.test IN A".
+# probe_doh [PORT]: raw RFC 8484 POST to unbound (or the DoH server on PORT):
+# query "doh.test IN A". Through kresd this also reaches unbound's plain-DNS
+# listener (until kresd has the answer cached).
 probe_doh() {
     printf '\x00\x00\x01\x00\x00\x01\x00\x00\x00\x00\x00\x00\x03doh\x04test\x00\x00\x01\x00\x01' |
         curl -fsS --max-time 2 --cacert "$CERTS/ca.pem" \
             -H 'content-type: application/dns-message' --data-binary @- \
-            "https://$DOH_IP:$LAB_DOH_PORT/dns-query" -o /dev/null 2>/dev/null
+            "https://$DOH_IP:${1:-$LAB_DOH_PORT}/dns-query" -o /dev/null 2>/dev/null
 }
+
+probe_kresd() { probe_doh "$LAB_KRESD_PORT"; }
 
 # GET /_stats on every fixture listener (the fail listener answers it too).
 probe_fixture() {
@@ -268,7 +276,7 @@ probe_echo() {
             "https://a.test:$LAB_HTTPS_PORT/api/echo" 2>/dev/null
 }
 
-PORT_KEYS=(LAB_HTTPS_PORT LAB_HTTP_PORT LAB_DOH_PORT LAB_HTTPDNS_HTTP_PORT
+PORT_KEYS=(LAB_HTTPS_PORT LAB_HTTP_PORT LAB_DOH_PORT LAB_DNS_PORT LAB_KRESD_PORT LAB_HTTPDNS_HTTP_PORT
     LAB_HTTPDNS_ALIYUN_TLS_PORT LAB_HTTPDNS_TLS_PORT LAB_HTTPDNS_FAIL_PORT LAB_ECHO_PORT)
 
 load_env() {
@@ -280,7 +288,22 @@ load_env() {
     done
 }
 
-healthy() { running && load_env && probe_nginx && probe_doh && probe_fixture && probe_echo; }
+healthy() { running && load_env && probe_nginx && probe_doh && probe_kresd && probe_fixture && probe_echo; }
+
+# start_kresd: runs kresd in the foreground of a background job (kresd 5 has
+# no daemon mode; -n: no interactive prompt on stdin), in a session of its
+# own, with an empty cache. The job is kresd itself (setsid and nohup exec it:
+# a background job is not a process group leader, so setsid does not fork);
+# its pid goes to $STATE/kresd.pid (and KRESD_BG).
+start_kresd() {
+    rm -rf "$STATE/kresd-cache" "$STATE/kresd/control" "$STATE/kresd.control"
+    mkdir -p "$STATE/kresd" "$STATE/kresd-cache"
+    : >"$STATE/kresd.log"
+    setsid nohup kresd -n -c "$STATE/kresd.conf" "$STATE/kresd" \
+        </dev/null >>"$STATE/kresd.log" 2>&1 &
+    KRESD_BG=$!
+    printf '%s\n' "$KRESD_BG" >"$STATE/kresd.pid"
+}
 
 # start_fixture: runs httpdns_fixture.py in the background (pid in FIXTURE_BG).
 # It binds every listener before it writes its pid file, and leaves our
@@ -345,7 +368,7 @@ EOF
 
 tails() {
     local f
-    for f in nginx-error.log unbound.log httpdns-fixture.log echo-backend.log; do
+    for f in nginx-error.log unbound.log kresd.log httpdns-fixture.log echo-backend.log; do
         [[ -f $STATE/$f ]] || continue
         log "---- tail $STATE/$f"
         tail -n 20 "$STATE/$f" >&2 || true
@@ -356,10 +379,11 @@ tails() {
 
 cmd_down() {
     stop nginx
+    stop kresd
     stop unbound
     stop "$FIXTURE"
     stop "$ECHO"
-    rm -f "$ENV_FILE"
+    rm -f "$ENV_FILE" "$STATE/kresd.control"
 }
 
 cmd_up() {
@@ -372,9 +396,12 @@ cmd_up() {
     fi
     cmd_down   # clear any half-started / stale state
 
-    for tool in nginx unbound openssl curl python3; do
+    for tool in nginx unbound kresd openssl curl python3; do
         command -v "$tool" >/dev/null || die "$tool not found in PATH"
     done
+    # kresd's control socket is a Unix socket: sun_path has room for 107 bytes and a NUL.
+    (( $(printf '%s' "$STATE/kresd.control" | wc -c) <= 107 )) ||
+        die "state dir too long for kresd's control socket ($STATE/kresd.control): set a shorter IPCURL_LAB_DIR"
     mkdir -p "$STATE"/tmp/{client_body,proxy,fastcgi,uwsgi,scgi}
     make_certs
     make_secrets
@@ -394,7 +421,9 @@ cmd_up() {
     render "$LAB_SRC/nginx-shared.conf.in" "$STATE/nginx-shared.conf" \
         STATE="$STATE" ECHO_IP="$ECHO_IP" ECHO_PORT="$LAB_ECHO_PORT"
     render "$LAB_SRC/unbound.conf.in" "$STATE/unbound.conf" \
-        STATE="$STATE" DOH_PORT="$LAB_DOH_PORT"
+        STATE="$STATE" DOH_PORT="$LAB_DOH_PORT" DNS_PORT="$LAB_DNS_PORT"
+    render "$LAB_SRC/kresd.conf.in" "$STATE/kresd.conf" \
+        STATE="$STATE" KRESD_IP="$DOH_IP" KRESD_PORT="$LAB_KRESD_PORT" DNS_PORT="$LAB_DNS_PORT"
     cp "$LAB_SRC/test.zone" "$STATE/test.zone"
     : >"$STATE/nginx-error.log"
     : >"$STATE/unbound.log"
@@ -406,13 +435,17 @@ cmd_up() {
     if ! unbound -c "$STATE/unbound.conf" 2>>"$STATE/unbound.log"; then
         tails; cmd_down; die "unbound failed to start"
     fi
+    start_kresd
     start_fixture
     start_echo
 
-    # Wait (up to ~10 s) until all four answer real requests.
+    # Wait (up to ~10 s) until all five answer real requests.
     local ok=""
     for ((i = 0; i < 100; i++)); do
-        if running && probe_nginx && probe_doh && probe_fixture && probe_echo; then ok=1; break; fi
+        if running && probe_nginx && probe_doh && probe_kresd && probe_fixture && probe_echo; then ok=1; break; fi
+        if ! alive "$KRESD_BG"; then
+            tails; cmd_down; die "kresd exited (see $STATE/kresd.log)"
+        fi
         if ! alive "$FIXTURE_BG"; then
             tails; cmd_down; die "the httpdns fixture exited (see $STATE/httpdns-fixture.log)"
         fi
@@ -435,6 +468,10 @@ LAB_HTTPS_PORT=$LAB_HTTPS_PORT
 LAB_HTTP_PORT=$LAB_HTTP_PORT
 LAB_DOH_PORT=$LAB_DOH_PORT
 LAB_DOH_URL=https://$DOH_IP:$LAB_DOH_PORT/dns-query
+LAB_DNS_PORT=$LAB_DNS_PORT
+LAB_KRESD_PORT=$LAB_KRESD_PORT
+LAB_KRESD_DOH_URL=https://$DOH_IP:$LAB_KRESD_PORT/dns-query
+LAB_KRESD_CONTROL=$STATE/kresd.control
 LAB_HTTPDNS_IP=$HTTPDNS_IP
 LAB_HTTPDNS_HTTP_PORT=$LAB_HTTPDNS_HTTP_PORT
 LAB_HTTPDNS_ALIYUN_TLS_PORT=$LAB_HTTPDNS_ALIYUN_TLS_PORT
@@ -463,7 +500,8 @@ ipcurl lab is up (state: $STATE)
   /api/   on a.test b.test *.any.test (HTTPS + HTTP) -> echo backend http://$ECHO_IP:$LAB_ECHO_PORT
           echo redirect loop status flaky hits set-cookie delay drip
   /files/ on the same vhosts -> $WWW  (big.bin 64 MiB, text.txt gzip-able, empty.txt)
-  DoH    https://$DOH_IP:$LAB_DOH_PORT/dns-query  (HTTP/2 only)
+  DoH    https://$DOH_IP:$LAB_DOH_PORT/dns-query  (unbound, HTTP/2 only)
+  DoH    https://$DOH_IP:$LAB_KRESD_PORT/dns-query  (kresd, caching, forwards to unbound's plain DNS on TCP $DOH_IP:$LAB_DNS_PORT)
   HTTPDNS fixture on $HTTPDNS_IP: http :$LAB_HTTPDNS_HTTP_PORT, https :$LAB_HTTPDNS_ALIYUN_TLS_PORT ($ALIYUN_TLS_NAME),
          https :$LAB_HTTPDNS_TLS_PORT (IP + httpdns.test), 503 :$LAB_HTTPDNS_FAIL_PORT
   CA     $CERTS/ca.pem
@@ -473,7 +511,7 @@ EOF
 
 cmd_status() {
     local n pid rc=0
-    for n in nginx unbound "$FIXTURE" "$ECHO"; do
+    for n in nginx unbound kresd "$FIXTURE" "$ECHO"; do
         if pid=$(pid_of "$n"); then
             echo "$n: running (pid $pid)"
         else
