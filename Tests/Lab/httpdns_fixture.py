@@ -41,6 +41,7 @@ from urllib.parse import parse_qs, urlsplit
 # kind: special behaviour shared by all APIs (see special()) or one rendering tweak.
 ZONE = {
     "a.test": {"v4": ["127.0.0.2"], "v6": ["::1"], "ttl": 60, "origin_ttl": 600},
+    "xn--bcher-kva.test": {"v4": ["127.0.0.2"], "v6": ["::1"]},  # bücher.test (IDN A-label)
     "b.test": {"v4": ["127.0.0.2"], "ttl": 300},
     "nocert.test": {"v4": ["127.0.0.2"]},
     "wrong.test": {"v4": ["127.0.0.3"]},

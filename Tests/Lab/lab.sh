@@ -25,9 +25,9 @@ STATE="${IPCURL_LAB_DIR:-$REPO_ROOT/.lab}"
 CERTS="$STATE/certs"
 ENV_FILE="$STATE/lab.env"
 
-LAB_IP=127.0.0.2        # a.test b.test cname.test failover.test; default vhost (nocert.test, multi.test)
+LAB_IP=127.0.0.2        # a.test b.test cname.test xn--bcher-kva.test failover.test; default vhost (nocert.test, multi.test)
 LAB_WRONG_IP=127.0.0.3  # serves other.test's certificate only
-LAB_IP6=::1             # a.test cname.test v6.test; default vhost
+LAB_IP6=::1             # a.test cname.test v6.test xn--bcher-kva.test; default vhost
 DOH_IP=127.0.0.1        # unbound: DoH on LAB_DOH_PORT, plain DNS (TCP) on LAB_DNS_PORT; kresd: DoH on LAB_KRESD_PORT
 HTTPDNS_IP=127.0.0.5    # httpdns_fixture.py: every listener
 ALIYUN_TLS_NAME=resolvers-cn.httpdns.aliyuncs.com  # the only name in that listener's cert
@@ -139,6 +139,7 @@ declare -A LEAVES=(
     [httpdns.test]="IP:$HTTPDNS_IP, DNS:httpdns.test"
     [failover.test]="DNS:failover.test"
     [localhost]="DNS:localhost"
+    [xn--bcher-kva.test]="DNS:xn--bcher-kva.test"
     [wildcard.any.test]="DNS:*.any.test"
 )
 
@@ -493,7 +494,7 @@ EOF
 
     cat <<EOF
 ipcurl lab is up (state: $STATE)
-  HTTPS  $LAB_IP:$LAB_HTTPS_PORT, [$LAB_IP6]:$LAB_HTTPS_PORT  (a.test b.test cname.test v6.test *.any.test; default cert default.invalid)
+  HTTPS  $LAB_IP:$LAB_HTTPS_PORT, [$LAB_IP6]:$LAB_HTTPS_PORT  (a.test b.test cname.test v6.test xn--bcher-kva.test *.any.test; default cert default.invalid)
   HTTPS  $LAB_WRONG_IP:$LAB_HTTPS_PORT  (serves other.test's cert only)
   HTTPS  127.0.0.1:$LAB_HTTPS_PORT  (localhost: what the system resolver finds, for the fallback)
   HTTP   $LAB_IP:$LAB_HTTP_PORT  (a.test b.test *.any.test), [$LAB_IP6]:$LAB_HTTP_PORT  (*.any.test)
