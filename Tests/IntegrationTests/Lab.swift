@@ -1,6 +1,6 @@
 import Foundation
 
-/// The running nginx + unbound lab (Tests/Lab/lab.sh), read from its lab.env.
+/// The running nginx + unbound + kresd lab (Tests/Lab/lab.sh), read from its lab.env.
 /// `make test` starts it before `swift test` and stops it after; `make lab-up` starts it by hand.
 struct Lab: Sendable {
     let ca: String
@@ -8,7 +8,10 @@ struct Lab: Sendable {
     let wrongIP: String
     let httpsPort: Int
     let httpPort: Int
+    /// unbound's DoH endpoint (authoritative for test.).
     let dohURL: String
+    /// kresd's DoH endpoint (a caching resolver that forwards to unbound).
+    let kresdDoHURL: String
     /// Every lab.env value, for the HTTPDNS fixture's keys.
     let values: [String: String]
 
@@ -27,12 +30,12 @@ struct Lab: Sendable {
             if parts.count == 2 { values[String(parts[0])] = String(parts[1]) }
         }
         func value(_ key: String) throws -> String {
-            guard let value = values[key] else { throw LabError("lab.env lacks \(key)") }
+            guard let value = values[key] else { throw LabError("lab.env lacks \(key): restart the lab (make lab-down lab-up)") }
             return value
         }
         return Lab(ca: try value("LAB_CA"), ip: try value("LAB_IP"), wrongIP: try value("LAB_WRONG_IP"),
                    httpsPort: Int(try value("LAB_HTTPS_PORT")) ?? 0, httpPort: Int(try value("LAB_HTTP_PORT")) ?? 0,
-                   dohURL: try value("LAB_DOH_URL"), values: values)
+                   dohURL: try value("LAB_DOH_URL"), kresdDoHURL: try value("LAB_KRESD_DOH_URL"), values: values)
     }
 
     /// A lab.env value, or a test failure naming the missing key.
