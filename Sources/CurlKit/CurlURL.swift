@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CCurl
 
 /// A URL parsed by libcurl's own URL parser, so ipcurl accepts exactly what curl accepts.
@@ -50,7 +53,9 @@ public struct CurlURL: Sendable, Equatable {
         guard let url = part(CURLUPART_URL), let scheme = part(CURLUPART_SCHEME), let written = part(CURLUPART_HOST) else {
             throw CurlError.malformedURL.with(message: "URL rejected: no host in \(input.count) characters")
         }
-        guard let host = written.utf8.allSatisfy({ $0 < 0x80 }) ? written : part(CURLUPART_HOST, CURLU_PUNYCODE) else {
+        let isASCII = written.utf8.allSatisfy { $0 < 0x80 }
+        if !isASCII { Self.useUTF8Locale() }
+        guard let host = isASCII ? written : part(CURLUPART_HOST, CURLU_PUNYCODE) else {
             throw CurlError.malformedURL.with(message: "URL rejected: the host name cannot be converted to an IDN A-label")
         }
         text = url
@@ -69,4 +74,18 @@ public struct CurlURL: Sendable, Equatable {
         for which in [CURLUPART_USER, CURLUPART_PASSWORD, CURLUPART_FRAGMENT] { curl_url_set(handle, which, nil, 0) }
         referer = part(CURLUPART_URL) ?? url
     }
+
+    /// libcurl converts IDNs with libidn2's locale-dependent `idn2_lookup_ul`, so a program that never called
+    /// `setlocale` (the C locale) cannot convert `bücher.example`. Swift strings are UTF-8, so the character type
+    /// becomes the user's locale when it is UTF-8, else `C.UTF-8`. Done only for a non-ASCII host: it costs
+    /// start-up time no other request needs.
+    private static func useUTF8Locale() {
+        if let name = setlocale(LC_CTYPE, ""), String(cString: name).lowercased().hasUTF8CodeSet() { return }
+        _ = setlocale(LC_CTYPE, "C.UTF-8")
+    }
+}
+
+private extension String {
+    /// Whether a locale name ends in a UTF-8 code set (`en_US.UTF-8`, `C.utf8`).
+    func hasUTF8CodeSet() -> Bool { hasSuffix(".utf-8") || hasSuffix(".utf8") }
 }

@@ -100,6 +100,7 @@ def redirect(q):
     to = header_value(q, "to")
     if to is None:
         raise BadRequest("missing to")
+    time.sleep(int_arg(q, "ms", 0, 0, MAX_DELAY_MS) / 1000)  # a hop that answers late
     return text(code, f"redirect {code} to {to}\n", [("Location", to)])
 
 

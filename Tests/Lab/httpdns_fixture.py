@@ -64,6 +64,12 @@ ZONE = {
     "bad-json.test": {"kind": "bad-json"},
     "server-error.test": {"kind": "server-error"},
     "slow.test": {"v4": ["127.0.0.2"], "kind": "slow"},
+    # Addresses a connection cannot use: only 127.0.0.2 and ::1 survive ipcurl's filter.
+    "unusable.test": {"v4": ["0.0.0.0", "224.0.0.1", "255.255.255.255", "127.0.0.2"], "v6": ["::", "ff02::1", "::1"]},
+    "only-unusable.test": {"v4": ["0.0.0.0", "239.1.2.3"], "v6": ["::"]},
+    "mapped.test": {"v6": ["::ffff:127.0.0.2"]},
+    "many.test": {"v4": [f"127.0.1.{i}" for i in range(1, 21)] + ["127.0.0.2"]},  # 21: five are over the limit
+    "control.test": {"kind": "control"},  # error text and content type with terminal control characters
 }
 SLOW_SECONDS = 5
 EVIL = "evil.test"
@@ -184,6 +190,10 @@ def special(names, api):
         return reply(200, "<html>not json</html>", "text/html")
     if "slow" in kinds:
         time.sleep(SLOW_SECONDS)
+    if "control" in kinds:
+        if api == "aliyun":
+            return jreply(403, {"code": "Evil\u001b[31mRED\u202eCODE\u0007"})
+        return reply(200, "\u001b[2J", "text/\x1b[31mevil\x07")
     return None
 
 

@@ -81,9 +81,8 @@ public final class ResolutionPolicy {
             if IPAddress(host) != nil {
                 results.append(.success(Resolution(entry: nil, answer: nil)))
             } else if let name = HostName.normalized(host) {
-                if let fixed = pinned.resolution(host: name, port: port) {
-                    results.append(.success(Resolution(entry: fixed.entry?.spelled(HostName.lookupName(host) ?? name),
-                                                       answer: fixed.answer)))
+                if let fixed = pinned.resolution(host: name, port: port)?.answer {
+                    results.append(usable(fixed, spelled: host, port: port, cache: .off, cleaning: false))
                 } else if let (answer, use) = cached(name, now: now) {
                     if case .stale = use { stale.append(name) }
                     results.append(usable(answer, spelled: host, port: port, cache: use))
@@ -138,12 +137,16 @@ public final class ResolutionPolicy {
         return made
     }
 
-    /// The resolution for `answer`'s usable addresses of ``families``, spelled as `spelled`, or `noAddress`.
-    private func usable(_ answer: ResolverAnswer, spelled: String, port: Int, cache use: CacheUse) -> Result<Resolution, ResolutionError> {
+    /// The resolution for `answer`'s addresses of ``families``, spelled as `spelled`, or `noAddress`. With
+    /// `cleaning` (every answer but the user's own static entries), unusable addresses and those beyond
+    /// ``maximumAddressesPerFamily`` are dropped too.
+    private func usable(_ answer: ResolverAnswer, spelled: String, port: Int, cache use: CacheUse,
+                        cleaning: Bool = true) -> Result<Resolution, ResolutionError> {
         var kept: [IPAddress] = []
         var perFamily: [IPAddress.Family: Int] = [:]
-        for address in families.ordered(answer.addresses) where address.isUsable(v6Only: families == .v6Only) && !kept.contains(address) {
-            guard perFamily[address.family, default: 0] < Self.maximumAddressesPerFamily else { continue }
+        for address in families.ordered(answer.addresses) where !kept.contains(address) {
+            guard !cleaning || address.isUsable(v6Only: families == .v6Only) && perFamily[address.family, default: 0] < Self.maximumAddressesPerFamily
+            else { continue }
             perFamily[address.family, default: 0] += 1
             kept.append(address)
         }

@@ -1,0 +1,334 @@
+import Foundation
+import Testing
+
+/// Resolution a user can trust, against the real lab: exact pins for every spelling of a host, per-lookup budgets,
+/// hedged servers, a fallback that says so, a cache a spoofed answer cannot hold, and nothing secret or hostile
+/// reaching the terminal.
+@Suite struct ResolutionTrustTests {
+    let lab: Lab
+    let aliyun: [String]
+    let fixtureHTTP: String
+    init() throws {
+        lab = try Lab.current()
+        aliyun = try Provider.aliyun.arguments(lab)
+        fixtureHTTP = "http://\(try lab.value("LAB_HTTPDNS_IP")):\(try lab.value("LAB_HTTPDNS_HTTP_PORT"))"
+    }
+
+    // MARK: Exact pinning
+
+    /// A private mount namespace whose hosts file sends every spelling of a.test to 127.0.0.3 and whose
+    /// resolv.conf names a loopback resolver: what the system would answer is the wrong address, so any lookup
+    /// that escapes the pin shows.
+    private func inHijackedNamespace(_ command: [String], extraHosts: String = "") throws -> Run {
+        let scratch = try TemporaryDirectory()
+        let hosts = scratch.path + "/hosts", resolv = scratch.path + "/resolv.conf"
+        try ("127.0.0.1 localhost\n127.0.0.3 a.test a.test. A.TEST xn--bcher-kva.test\n" + extraHosts)
+            .write(toFile: hosts, atomically: true, encoding: .utf8)
+        try "nameserver 127.0.0.1\noptions timeout:1 attempts:1\n".write(toFile: resolv, atomically: true, encoding: .utf8)
+        let script = "mount --bind \"$1\" /etc/hosts && mount --bind \"$2\" /etc/resolv.conf && shift 2 && exec \"$@\""
+        var environment = ProcessInfo.processInfo.environment
+        environment["IPCURL_CACHE_DIR"] = scratch.path + "/cache"
+        environment["LC_ALL"] = "C"
+        environment.removeValue(forKey: "IPCURL_DNS")
+        return try run("/usr/bin/unshare", ["-m", "/bin/sh", "-c", script, "sh", hosts, resolv] + command, environment: environment)
+    }
+
+    @Test(.enabled(if: getuid() == 0, "needs root for a private mount namespace"))
+    func everySpellingIsPinnedWhereTheSystemResolverWouldHijackIt() throws {
+        let http = lab.httpPort
+        // The namespace works: the system resolver (and plain curl) send a.test. to 127.0.0.3, where nothing listens.
+        let hijacked = try inHijackedNamespace(["/usr/bin/curl", "-sS", "-w", "%{remote_ip}", "http://a.test.:\(http)/"])
+        #expect(hijacked.status == 7, "\(hijacked.stdout) \(hijacked.stderr)")
+        for spelling in ["a.test.", "A.TEST", "A.Test."] {
+            let result = try inHijackedNamespace([ipcurlBinary(), "--no-fallback", "--doh", lab.dohURL, "--cacert", lab.ca, "-v",
+                                                  "-w", "\n%{remote_ip} %{dns_source}", "http://\(spelling):\(http)/"])
+            #expect(result.status == 0, "\(spelling): \(result.stderr)")
+            #expect(result.stdout.hasPrefix("vhost=a.test host=a.test"), "\(spelling): \(result.stdout)")
+            #expect(result.stdout.hasSuffix("\n127.0.0.2 doh"), "\(spelling): \(result.stdout)")
+            let pinned = spelling.lowercased()
+            #expect(result.stderr.contains("* RESOLVE \(pinned):\(http):127.0.0.2,[::1]\n"), "\(spelling): \(result.stderr)")
+        }
+        let idn = try inHijackedNamespace([ipcurlBinary(), "--no-fallback", "--doh", lab.dohURL, "--cacert", lab.ca,
+                                           "-w", "\n%{remote_ip}", lab.https("bücher.test")])
+        #expect(idn.status == 0 && idn.stdout.hasSuffix("\n127.0.0.2"), "\(idn.stderr)")
+        let literal = try inHijackedNamespace([ipcurlBinary(), "--no-fallback", "--doh", lab.dohURL, "-v", "-w", "%{remote_ip}",
+                                               "http://[::1]:\(http)/"])
+        #expect(literal.stdout.hasSuffix("::1") && literal.stderr.contains("IP literal, no resolution needed"), "\(literal.stderr)")
+        // `ipcurl resolve a.test.` prints the entry curl's own --resolve matches for the same spelling.
+        let entry = try ipcurl(["resolve", "--port", String(http), "--doh", lab.dohURL, "--cacert", lab.ca, "a.test."])
+        #expect(entry.stdout == "a.test.:\(http):127.0.0.2,[::1]\n")
+        let curl = try inHijackedNamespace(["/usr/bin/curl", "-sS", "--resolve", String(entry.stdout.dropLast()),
+                                            "-w", "\n%{remote_ip}", "http://a.test.:\(http)/"])
+        #expect(curl.status == 0 && curl.stdout.hasSuffix("\n127.0.0.2"), "\(curl.stderr)")
+    }
+
+    @Test func anIDNIsResolvedPinnedAndVerifiedAsItsALabel() throws {
+        let result = try ipcurl(["--no-fallback", "-v", "-w", "\n%{dns_source}"] + lab.resolverArguments + [lab.https("bücher.test")],
+                                environment: ["LC_ALL": "C"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("vhost=xn--bcher-kva.test host=xn--bcher-kva.test sni=xn--bcher-kva.test"))
+        #expect(result.stderr.contains("* HTTPDNS bücher.test is the IDN xn--bcher-kva.test\n"), "\(result.stderr)")
+        #expect(result.stderr.contains("* RESOLVE xn--bcher-kva.test:\(lab.httpsPort):127.0.0.2,[::1]\n"))
+        #expect(result.stderr.contains("matched cert's \"xn--bcher-kva.test\""))
+        let listed = try ipcurl(["resolve"] + lab.resolverArguments + ["bücher.test"])
+        #expect(listed.status == 0 && listed.stdout == "xn--bcher-kva.test:443:127.0.0.2,[::1]\n", "\(listed.stderr)")
+        // The A-label's certificate does not cover another name: verification still runs against the A-label.
+        let other = try ipcurl(["--no-fallback", "--resolve", "xn--bcher-kva.test:\(lab.httpsPort):\(lab.wrongIP)", "--cacert", lab.ca,
+                                lab.https("bücher.test")])
+        #expect(other.status == 60)
+    }
+
+    @Test func staticEntriesPinTheDoHServersOwnName() throws {
+        let port = try lab.value("LAB_KRESD_PORT")
+        let result = try ipcurl(["--no-fallback", "--doh", "https://doh.test:\(port)/dns-query", "--resolve", "doh.test:\(port):127.0.0.1",
+                                 "--cacert", lab.ca, "-w", "\n%{dns_source}", lab.https("a.test")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("vhost=a.test") && result.stdout.hasSuffix("\ndoh"))
+        let listed = try ipcurl(["resolve", "--doh", "https://doh.test:\(port)/dns-query", "--resolve", "doh.test:\(port):127.0.0.1",
+                                 "--cacert", lab.ca, "b.test"])
+        #expect(listed.stdout == "b.test:443:127.0.0.2\n", "\(listed.stderr)")
+    }
+
+    // MARK: Budgets and hedging
+
+    @Test func aRedirectHopAfterTheBudgetGetsABudgetOfItsOwn() throws {
+        let later = "https://b.test:\(lab.httpsPort)/api/echo"
+        let result = try ipcurl(aliyun + ["--no-fallback", "--dns-timeout", "0.5", "-L", "-w", "\n%{dns_source} %{num_redirects}",
+                                          lab.https("a.test", "/api/redirect?ms=900&to=\(later)")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasSuffix("\naliyun 1"), "\(result.stdout)")
+    }
+
+    @Test func aServerThatFailedIsAskedAgainByTheNextLookup() throws {
+        let failing = "http://\(try lab.value("LAB_HTTPDNS_IP")):\(try lab.value("LAB_HTTPDNS_FAIL_PORT"))"
+        let before = try FixtureStats.read(lab).byListener["fail"] ?? 0
+        let result = try ipcurl(["--aliyun", try lab.value("LAB_ALIYUN_ACCOUNT"), "--httpdns-server", failing,
+                                 "--httpdns-server", fixtureHTTP, "--cacert", lab.ca, "--no-fallback", "-L",
+                                 lab.https("a.test", "/api/redirect?to=https://b.test:\(lab.httpsPort)/api/echo")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect((try FixtureStats.read(lab).byListener["fail"] ?? 0) - before == 2, "one ask per lookup: a.test, then b.test")
+    }
+
+    @Test(arguments: ["doh", "aliyun"])
+    func aBlackholedFirstServerCostsOneHedgeDelay(_ provider: String) throws {
+        let silent = try SilentListener()
+        let arguments = provider == "doh"
+            ? ["--doh", "https://127.0.0.4:\(silent.port)/dns-query", "--doh", lab.dohURL, "--cacert", lab.ca]
+            : ["--aliyun", try lab.value("LAB_ALIYUN_ACCOUNT"), "--httpdns-server", "http://127.0.0.4:\(silent.port)",
+               "--httpdns-server", fixtureHTTP, "--cacert", lab.ca]
+        let started = Date()
+        let result = try ipcurl(arguments + ["--no-fallback", "--dns-timeout", "5", "-v", "-w", "\n%{dns_time}", lab.https("a.test")])
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(elapsed < 2.5, "took \(elapsed) s with a 5 s budget")
+        let dnsTime = Double(result.stdout.split(separator: "\n").last ?? "") ?? 99
+        #expect(dnsTime >= 0.29 && dnsTime < 1.5, "dns_time \(dnsTime)")
+        #expect(result.stderr.contains("* HTTPDNS race: http\(provider == "doh" ? "s" : "")://127.0.0.4:\(silent.port)"), "\(result.stderr)")
+        #expect(result.stderr.contains(": no answer after 300 ms; also asking "))
+        #expect(result.stderr.contains("answered in ") && result.stderr.contains("; cancelled http"))
+    }
+
+    @Test func everyServerSilentEndsWithinTheBudgetNamingEach() throws {
+        let silent = try SilentListener()
+        let server = "https://127.0.0.4:\(silent.port)"
+        let started = Date()
+        let result = try ipcurl(["--doh", server + "/a", "--doh", server + "/b", "--doh", server + "/c", "--dns-timeout", "1",
+                                 "--no-fallback", "--cacert", lab.ca, "-v", lab.https("a.test")])
+        #expect(Date().timeIntervalSince(started) < 3)
+        #expect(result.status == 6)
+        for path in ["/a", "/b", "/c"] { #expect(result.stderr.contains("\(server)\(path): "), "\(path) not named: \(result.stderr)") }
+        #expect(result.stderr.split(separator: "\n").filter { $0.hasPrefix("ipcurl:") }.count == 1, "one error line")
+    }
+
+    // MARK: Fallback
+
+    @Test func noAddressFromHTTPDNSFallsBackWithOneWarning() throws {
+        // The fixture has no records for localhost (an empty answer); the system resolver knows it (split horizon).
+        let result = try ipcurl(aliyun + ["-w", "\n%{dns_source}", lab.https("localhost")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("vhost=localhost") && result.stdout.hasSuffix("\nsystem"))
+        #expect(result.stderr == "ipcurl: warning: localhost: HTTPDNS gave no address (\(fixtureHTTP): no A or AAAA records "
+                + "(empty answer)); using the system resolver\n", "\(result.stderr)")
+        let silenced = try ipcurl(aliyun + ["-s", lab.https("localhost")])
+        #expect(silenced.status == 0 && silenced.stderr.isEmpty)
+        let strict = try ipcurl(aliyun + ["--no-fallback", lab.https("localhost")])
+        #expect(strict.status == 6 && strict.stderr.contains("no A or AAAA records (empty answer)"), "\(strict.stderr)")
+        let dnspod = try ipcurl(try Provider.dnspod.arguments(lab) + ["-w", "\n%{dns_source}", lab.https("localhost")])
+        #expect(dnspod.status == 0 && dnspod.stdout.hasSuffix("\nsystem"), "\(dnspod.stderr)")
+        #expect(dnspod.stderr.contains("ipcurl: warning: localhost: HTTPDNS gave no address ("))
+    }
+
+    @Test(.enabled(if: getuid() == 0, "needs root for a private mount namespace"))
+    func aDoHNXDOMAINForAnInternalNameFallsBackToTheCorporateResolver() throws {
+        let result = try inHijackedNamespace([ipcurlBinary(), "--doh", lab.dohURL, "--cacert", lab.ca, "-w", "\n%{remote_ip} %{dns_source}",
+                                              "http://intranet.corp:\(lab.httpPort)/"], extraHosts: "127.0.0.2 intranet.corp\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasSuffix("\n127.0.0.2 system"), "\(result.stdout)")
+        #expect(result.stderr.hasPrefix("ipcurl: warning: intranet.corp: HTTPDNS gave no address (https://127.0.0.1:")
+                && result.stderr.contains("NXDOMAIN"), "\(result.stderr)")
+    }
+
+    @Test(.enabled(if: getuid() == 0, "needs root to bind a silent DNS server on port 53"))
+    func theSystemFallbackObeysMaxTimeAndConnectTimeout() throws {
+        // A DNS server that swallows queries: getaddrinfo would wait 5 x 30 s.
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        server.arguments = ["-c", "import socket, time\ns = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\n"
+                            + "s.bind(('127.0.0.4', 53))\nprint('ready', flush=True)\ntime.sleep(60)"]
+        let ready = Pipe()
+        server.standardOutput = ready
+        try server.run()
+        defer { server.terminate(); server.waitUntilExit() }
+        #expect(String(decoding: ready.fileHandleForReading.availableData, as: UTF8.self) == "ready\n")
+        let scratch = try TemporaryDirectory()
+        let resolv = scratch.path + "/resolv.conf"
+        try "nameserver 127.0.0.4\noptions timeout:30 attempts:5\n".write(toFile: resolv, atomically: true, encoding: .utf8)
+        let script = "mount --bind \"$1\" /etc/resolv.conf && shift && exec \"$@\""
+        for (limit, budget) in [(["-m", "2"], 2.0), (["--connect-timeout", "1"], 1.0)] {
+            let started = Date()
+            let result = try run("/usr/bin/unshare", ["-m", "/bin/sh", "-c", script, "sh", resolv, ipcurlBinary(), "--aliyun",
+                                                      try lab.value("LAB_ALIYUN_ACCOUNT"), "--httpdns-server", fixtureHTTP,
+                                                      "--cacert", lab.ca] + limit + ["https://nowhere.example:\(lab.httpsPort)/"])
+            let elapsed = Date().timeIntervalSince(started)
+            #expect(result.status == 28 || result.status == 6, "\(limit): \(result.status) \(result.stderr)")
+            #expect(elapsed < budget + 1.5, "\(limit) took \(elapsed) s")
+        }
+    }
+
+    // MARK: Answers and the cache
+
+    @Test func everyAddressFailingDropsTheCachedAnswer() throws {
+        let cache = try TemporaryDirectory()
+        let environment = ["IPCURL_CACHE_DIR": cache.path]
+        let first = try ipcurl(aliyun + ["-v", lab.https("wrong.test")], environment: environment)
+        #expect(first.status == 60)
+        #expect(first.stderr.contains("cache miss") && first.stderr.contains("every address failed; the cached answer is dropped"))
+        let second = try ipcurl(aliyun + ["-v", lab.https("wrong.test")], environment: environment)
+        #expect(second.status == 60)
+        #expect(second.stderr.contains("cache miss") && !second.stderr.contains("cache hit"), "\(second.stderr)")
+        // A good answer stays cached.
+        _ = try ipcurl(aliyun + [lab.https("b.test")], environment: environment)
+        let hit = try ipcurl(aliyun + ["-v", lab.https("b.test")], environment: environment)
+        #expect(hit.stderr.contains("cache hit"))
+    }
+
+    @Test func unusableAddressesAreDroppedAndCounted() throws {
+        let result = try ipcurl(aliyun + ["-v", "--no-fallback", lab.https("unusable.test")])
+        #expect(result.stderr.contains("* RESOLVE unusable.test:\(lab.httpsPort):127.0.0.2,[::1]\n"), "\(result.stderr)")
+        #expect(result.stderr.contains("* HTTPDNS unusable.test: 5 unusable or surplus address(es) dropped\n"))
+        let none = try ipcurl(aliyun + ["--no-fallback", lab.https("only-unusable.test")])
+        #expect(none.status == 6 && none.stderr.contains("no usable address: 0.0.0.0, 239.1.2.3, ::"), "\(none.stderr)")
+        let mapped = try ipcurl(aliyun + ["-6", "--no-fallback", lab.https("mapped.test")])
+        #expect(mapped.status == 6 && mapped.stderr.contains("no usable IPv6 address"), "\(mapped.stderr)")
+        let many = try ipcurl(["resolve", "-v"] + aliyun + ["many.test"])
+        #expect(many.stdout.split(separator: ",").count == 16, "\(many.stdout)")
+        #expect(many.stderr.contains("many.test: 5 unusable or surplus address(es) dropped"))
+    }
+
+    @Test func theCacheKeyFollowsTheCAFileNotItsPath() throws {
+        let scratch = try TemporaryDirectory()
+        let ca = scratch.path + "/ca.pem"
+        try FileManager.default.copyItem(atPath: lab.ca, toPath: ca)
+        let environment = ["IPCURL_CACHE_DIR": scratch.path + "/cache"]
+        let arguments = ["resolve", "-v", "--aliyun", try lab.value("LAB_ALIYUN_ACCOUNT"), "--httpdns-server", fixtureHTTP,
+                         "--cacert", ca, "b.test"]
+        _ = try ipcurl(arguments, environment: environment)
+        #expect(try ipcurl(arguments, environment: environment).stderr.contains("cache hit"))
+        try FileManager.default.removeItem(atPath: ca)
+        try FileManager.default.copyItem(atPath: lab.ca, toPath: ca)  // another file (inode, mtime) at the same path
+        let replaced = try ipcurl(arguments, environment: environment)
+        #expect(replaced.stderr.contains("cache miss"), "\(replaced.stderr)")
+    }
+
+    @Test func aHomeThatDoesNotExistGetsNoCache() throws {
+        let scratch = try TemporaryDirectory()
+        let home = scratch.path + "/missing-home"
+        let result = try ipcurl(aliyun + ["-v", lab.https("a.test")],
+                                environment: ["HOME": home, "IPCURL_CACHE_DIR": "", "XDG_CACHE_HOME": ""])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("* HTTPDNS cache off: HOME (\(home)) does not exist\n"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: home))
+    }
+
+    // MARK: Secrets and what reaches the terminal
+
+    @Test func theDNSPodTokenIsNeverSentOverPlainHTTP() throws {
+        let before = try FixtureStats.read(lab).byListener.values.reduce(0, +)
+        let result = try ipcurl(["--dnspod-token-file", try lab.value("LAB_DNSPOD_TOKEN_FILE"), "--httpdns-server", fixtureHTTP,
+                                 "--cacert", lab.ca, lab.https("a.test")])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("the DNSPod token is sent over https only"), "\(result.stderr)")
+        #expect(try FixtureStats.read(lab).byListener.values.reduce(0, +) == before, "nothing was sent")
+    }
+
+    @Test func aDoHURLWithCredentialsAndATokenIsUsedAndRedactedEverywhere() throws {
+        let port = try lab.value("LAB_KRESD_PORT")
+        let url = "https://user:s3cretpw@127.0.0.1:\(port)/dns-query?token=t0psecret&x=1"
+        let cache = try TemporaryDirectory()
+        let environment = ["IPCURL_CACHE_DIR": cache.path]
+        let result = try ipcurl(["--doh", url, "--cacert", lab.ca, "-v", "-w", "%{json}", lab.https("a.test")], environment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("(doh https://***@127.0.0.1:\(port)/dns-query?token=***&x=***, ttl"), "\(result.stderr)")
+        let listing = try ipcurl(["cache", "list"], environment: environment)
+        let failing = try ipcurl(["--doh", "https://user:s3cretpw@127.0.0.1:9/dns-query?token=t0psecret", "--no-fallback", "-v",
+                                  lab.https("a.test")])
+        #expect(failing.status == 6)
+        for run in [result, listing, failing] {
+            for secret in ["s3cretpw", "t0psecret", "user:"] {
+                #expect(!run.stdout.contains(secret) && !run.stderr.contains(secret), "\(secret) leaked")
+            }
+        }
+    }
+
+    @Test func resolverCommandsInheritNoSocketsNoSecretsAndMayLeaveAGrandchild() throws {
+        let scratch = try TemporaryDirectory()
+        let script = scratch.path + "/resolver.py"
+        try """
+            #!/usr/bin/python3
+            import os, subprocess, sys
+            for fd in range(3, 256):
+                try:
+                    os.fstat(fd)
+                except OSError:
+                    continue
+                sys.exit(f"inherited fd {fd}: {os.readlink(f'/proc/self/fd/{fd}')}")
+            if any(name.startswith("IPCURL_") for name in os.environ):
+                sys.exit("inherited IPCURL_ variables")
+            print(f"{sys.argv[1]}:{sys.argv[2]}:127.0.0.2", flush=True)
+            subprocess.Popen(["sleep", "30"])  # a grandchild that keeps stdout open
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        chmod(script, 0o755)
+        let started = Date()
+        let result = try ipcurl(["--resolver-cmd", script, "--cacert", lab.ca, "--no-fallback", "-L", "-w", "\n%{dns_source}",
+                                 lab.https("a.test", "/api/redirect?to=https://b.test:\(lab.httpsPort)/api/echo")],
+                                environment: ["IPCURL_DNSPOD_TOKEN": "123456789", "IPCURL_HTTPDNS_SECRET": "abc"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasSuffix("\ncommand"))
+        #expect(Date().timeIntervalSince(started) < 5, "the grandchild holding stdout must not cost the budget")
+    }
+
+    @Test func aProxyResolvesTheNameAndNothingIsPinned() throws {
+        let before = try FixtureStats.read(lab).byListener.values.reduce(0, +)
+        let result = try ipcurl(aliyun + ["-v", "-w", "\n%{dns_source}", "http://a.test:\(lab.httpPort)/"],
+                                environment: ["http_proxy": "http://127.0.0.1:9"])
+        #expect(result.status == 7, "the proxy address refuses: \(result.stderr)")
+        #expect(result.stdout.hasSuffix("proxy"), "\(result.stdout)")
+        #expect(result.stderr.contains("* HTTPDNS a.test: the proxy from $http_proxy resolves this name; nothing is pinned\n"))
+        #expect(!result.stderr.contains("* RESOLVE"))
+        #expect(try FixtureStats.read(lab).byListener.values.reduce(0, +) == before, "HTTPDNS was not asked")
+        let excluded = try ipcurl(aliyun + ["-w", "\n%{dns_source}", "http://a.test:\(lab.httpPort)/"],
+                                  environment: ["http_proxy": "http://127.0.0.1:9", "no_proxy": ".test,127.0.0.5"])
+        #expect(excluded.status == 0 && excluded.stdout.hasSuffix("\naliyun"), "\(excluded.stderr)")
+    }
+
+    @Test(arguments: [Provider.aliyun, .dnspod, .dohJSONGoogle])
+    func serverTextIsEscapedBeforeItIsPrinted(_ provider: Provider) throws {
+        let result = try ipcurl(try provider.arguments(lab) + ["--no-fallback", "-v", lab.https("control.test")])
+        #expect(result.status == 6)
+        let controls = result.stderr.unicodeScalars.filter {
+            ($0.value < 0x20 && $0 != "\n") || (0x7f...0x9f).contains($0.value) || $0 == "\u{202E}"
+        }
+        #expect(controls.isEmpty, "control characters reached stderr: \(result.stderr.debugDescription)")
+        #expect(result.stderr.contains("\\u{1B}"), "\(result.stderr)")
+    }
+}
