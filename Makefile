@@ -25,10 +25,16 @@ setup:
 build:
 	$(SWIFT) build $(RELEASE)
 
-## test: unit tests plus integration tests against the real nginx + unbound + kresd lab (started and stopped here)
+## test: unit tests plus integration tests against the real nginx + unbound + kresd lab (started and stopped here).
+## As root the tests run in a private mount namespace whose resolv.conf names 127.0.0.1, so a fallback to the
+## system resolver stays on loopback.
 test: setup
 	@set -e; $(LAB) up; trap '$(LAB) down' EXIT; \
-	$(SWIFT) test 2>&1 | tee .build-test.log; status=$${PIPESTATUS[0]}; \
+	confine=(); resolv="$${IPCURL_LAB_DIR:-.lab}/resolv.conf"; printf 'nameserver 127.0.0.1\noptions timeout:1 attempts:1\n' >"$$resolv"; \
+	if [ "$$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then \
+	  confine=(unshare -m sh -c 'mount --bind "$$0" /etc/resolv.conf && exec "$$@"' "$$resolv"); \
+	  echo "make test: system DNS confined to 127.0.0.1 (private mount namespace)"; fi; \
+	"$${confine[@]}" $(SWIFT) test 2>&1 | tee .build-test.log; status=$${PIPESTATUS[0]}; \
 	count=$$(sed -n 's/.*Test run with \([0-9][0-9]*\) tests\{0,1\} .*/\1/p' .build-test.log | tail -n 1); \
 	rm -f .build-test.log; \
 	[ "$$status" = 0 ] || exit "$$status"; \

@@ -64,7 +64,18 @@ run ipcurl-aliyun-cache-hit "$bin" "${common[@]}" --aliyun "$LAB_ALIYUN_ACCOUNT"
 run ipcurl-doh-cache-hit "$bin" "${common[@]}" --doh "$LAB_DOH_URL" "$url"
 run ipcurl-fallback-503 "$bin" "${ask[@]}" --aliyun 1 --httpdns-server "http://$LAB_HTTPDNS_IP:$LAB_HTTPDNS_FAIL_PORT" \
     "https://localhost:$LAB_HTTPS_PORT/"
+run ipcurl-fallback-empty "$bin" "${ask[@]}" --aliyun "$LAB_ALIYUN_ACCOUNT" --httpdns-server "$fixture" \
+    "https://localhost:$LAB_HTTPS_PORT/"
 run curl-localhost curl "${common[@]}" "https://localhost:$LAB_HTTPS_PORT/"
+# A blackholed first server: it accepts TCP (the kernel backlog) and never answers; the lab DoH server is second.
+hole_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.4", 0)); print(s.getsockname()[1])')
+python3 -c 'import socket, sys, time; s=socket.socket(); s.bind(("127.0.0.4", int(sys.argv[1]))); s.listen(64); time.sleep(600)' \
+    "$hole_port" &
+hole=$!
+trap 'kill $hole 2>/dev/null; rm -rf "$out"' EXIT
+sleep 0.3
+run ipcurl-hedged-blackhole "$bin" "${ask[@]}" --dns-timeout 5 --doh "https://127.0.0.4:$hole_port/dns-query" \
+    --doh "$LAB_DOH_URL" "$url"
 run ipcurl-tls-failover "$bin" "${ask[@]}" --aliyun "$LAB_ALIYUN_ACCOUNT" --httpdns-server "$fixture" \
     "https://failover.test:$LAB_HTTPS_PORT/"
 echo "== transfers (a.test, address pinned)"
