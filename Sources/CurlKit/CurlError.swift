@@ -17,9 +17,6 @@ public struct CurlError: Error, Sendable, Equatable, CustomStringConvertible {
     private let code: Code
     /// One human line describing what went wrong (curl's error buffer text, or ours).
     public let message: String
-    /// Whether the failure is an authoritative answer rather than a fault, such as "this name has no records":
-    /// asking someone else is not expected to help. Kept by ``with(message:)``; ignored by `==`.
-    public private(set) var isAuthoritative = false
 
     private init(_ code: Code, _ message: String) {
         self.code = code
@@ -33,18 +30,7 @@ public struct CurlError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The same error with a different message.
-    public func with(message: String) -> CurlError {
-        var copy = CurlError(code, message)
-        copy.isAuthoritative = isAuthoritative
-        return copy
-    }
-
-    /// The same error marked as an authoritative answer (see ``isAuthoritative``).
-    public func authoritative() -> CurlError {
-        var copy = self
-        copy.isAuthoritative = true
-        return copy
-    }
+    public func with(message: String) -> CurlError { CurlError(code, message) }
 
     /// The process exit code curl would use for this error.
     public var exitCode: Int32 {

@@ -245,6 +245,30 @@ import Testing
         #expect(replaced.stderr.contains("cache miss"), "\(replaced.stderr)")
     }
 
+    @Test func cacheClearChecksOwnershipAndNeverWaitsUnbounded() throws {
+        let scratch = try TemporaryDirectory()
+        let cache = scratch.path + "/cache"
+        let environment = ["IPCURL_CACHE_DIR": cache]
+        _ = try ipcurl(["resolve"] + aliyun + ["a.test"], environment: environment)
+        let entries = { try FileManager.default.contentsOfDirectory(atPath: cache).filter { $0.hasSuffix(".entry") }.count }
+        #expect(try entries() == 2)
+        chmod(cache, 0o777)
+        let foreign = try ipcurl(["cache", "clear"], environment: environment)
+        #expect(foreign.status != 0 && foreign.stderr.contains("writable by group or others"), "\(foreign.stderr)")
+        #expect(try entries() == 2, "an untrusted directory is left alone")
+        chmod(cache, 0o700)
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = [cache + "/.lock", "sleep", "20"]
+        try holder.run()
+        defer { kill(holder.processIdentifier, SIGKILL); holder.waitUntilExit() }
+        Thread.sleep(forTimeInterval: 0.3)
+        let started = Date()
+        let locked = try ipcurl(["cache", "clear"], environment: environment)
+        #expect(Date().timeIntervalSince(started) < 5, "clear waits a bounded time for the lock")
+        #expect(locked.status != 0 && locked.stderr.contains("cache is locked by another process"), "\(locked.stderr)")
+    }
+
     @Test func aHomeThatDoesNotExistGetsNoCache() throws {
         let scratch = try TemporaryDirectory()
         let home = scratch.path + "/missing-home"
