@@ -74,6 +74,9 @@ import Testing
         let dotted = try policy.resolve(host: "A.TEST.", port: 443)
         #expect(dotted.entry?.description == "a.test.:443:1.2.3.4" && dotted.sourceName == "static")
         #expect(try policy.resolve(host: "a.test", port: 443).entry?.description == "a.test:443:1.2.3.4")
+        let ordered = ResolutionPolicy(staticEntries: [try ResolveEntry(parsing: "a.test:443:::1,1.2.3.4")], resolver: table)
+        #expect(try ordered.resolve(host: "a.test", port: 443).entry?.description == "a.test:443:[::1],1.2.3.4",
+                "with both families the user's order stands")
         let reverse = ResolutionPolicy(staticEntries: [try ResolveEntry(parsing: "a.test.:443:1.2.3.4")], resolver: table)
         #expect(try reverse.resolve(host: "a.test", port: 443).entry?.description == "a.test:443:1.2.3.4")
         #expect(table.asked.withLock { $0 }.isEmpty)
@@ -83,10 +86,8 @@ import Testing
         let policy = ResolutionPolicy(staticEntries: [try ResolveEntry(parsing: "a.test:443:10.0.0.1")], resolver: table)
         policy.families = .v6Only
         policy.fallback = system
-        withKnownIssue("40fec2f hands static entries on unfiltered") {
-            let error = try #require(throws: ResolutionError.self) { try policy.resolve(host: "a.test", port: 443) }
-            #expect(error.kind == .noAddress && error.reason == "static: no IPv6 address: 10.0.0.1")
-        }
+        let error = try #require(throws: ResolutionError.self) { try policy.resolve(host: "a.test", port: 443) }
+        #expect(error.kind == .noAddress && error.reason == "static: no IPv6 address: 10.0.0.1")
         #expect(table.asked.withLock { $0 }.isEmpty && system.asked.withLock { $0 }.isEmpty,
                 "the user's entry is final: neither the provider nor the fallback is asked")
     }
@@ -139,9 +140,10 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let first = try cachingPolicy(fallback: system).resolve(host: "bad.test", port: 443)
         #expect(first.entry?.description == "bad.test:443:10.0.0.7" && first.fallbackReason?.kind == .noAddress)
-        withKnownIssue("40fec2f gives a cached unusable answer no fallback: the next run fails with noAddress") {
-            let second = try cachingPolicy(fallback: system).resolve(host: "bad.test", port: 443)
-            #expect(second.entry?.description == "bad.test:443:10.0.0.7" && second.fallbackReason?.kind == .noAddress)
-        }
+        let second = try cachingPolicy(fallback: system).resolve(host: "bad.test", port: 443)
+        #expect(second.entry?.description == "bad.test:443:10.0.0.7" && second.fallbackReason?.kind == .noAddress)
+        #expect(second.fallbackReason?.reason == "cache: no usable address: 0.0.0.0, ff02::1")
+        #expect(table.asked.withLock { $0 } == ["bad.test"], "the second run read the cache")
+        #expect(system.asked.withLock { $0 } == ["bad.test", "bad.test"])
     }
 }

@@ -165,10 +165,7 @@ final class CountingResolver: Resolver, Sendable {
     @Test func pinnedEntriesAreFilteredByFamilyToo() throws {
         let policy = ResolutionPolicy(staticEntries: [try ResolveEntry(parsing: "a.test:443:::1,10.0.0.1")], resolver: table)
         policy.families = .v6Only
-        withKnownIssue("40fec2f hands static entries on unfiltered: -6 gets a.test:443:[::1],10.0.0.1") {
-            let entry = try policy.resolve(host: "a.test", port: 443).entry
-            #expect(entry?.description == "a.test:443:[::1]")
-        }
+        #expect(try policy.resolve(host: "a.test", port: 443).entry?.description == "a.test:443:[::1]")
         #expect(table.asked.withLock { $0 }.isEmpty)
     }
 }

@@ -5,9 +5,9 @@ import Darwin
 #endif
 
 /// Decides how a host:port gets its addresses, in this order:
-/// 1. an IP literal needs nothing, and a static entry (curl's `--resolve`) wins;
-/// 2. a fresh cached answer is used as is; with ``staleSeconds``, an expired one is used at once while a
-///    background query refreshes it;
+/// 1. an IP literal needs nothing, and a static entry (curl's `--resolve`) wins, restricted to ``families`` only;
+/// 2. a fresh cached answer is used as is (cleaned as below, and falling back as in 4 when nothing usable is
+///    left); with ``staleSeconds``, an expired one is used at once while a background query refreshes it;
 /// 3. the HTTPDNS provider is asked within this lookup's own budget (``lookupTimeoutMS``, cut short by
 ///    ``deadline``), and its answer is cached for its TTL (`origin_ttl` where given);
 /// 4. when HTTPDNS gives no usable address, whatever the reason (every server failed or was silent, NXDOMAIN,
@@ -82,11 +82,11 @@ public final class ResolutionPolicy {
                 results.append(.success(Resolution(entry: nil, answer: nil)))
             } else if let name = HostName.normalized(host) {
                 if let fixed = pinned.resolution(host: name, port: port) {
-                    results.append(.success(Resolution(entry: fixed.entry?.spelled(HostName.lookupName(host) ?? name),
-                                                       answer: fixed.answer)))
+                    results.append(restricted(fixed, spelled: host))
                 } else if let (answer, use) = cached(name, now: now) {
                     if case .stale = use { stale.append(name) }
-                    results.append(usable(answer, spelled: host, port: port, cache: use))
+                    results.append(usable(answer, spelled: host, port: port, cache: use)
+                        .flatMapError { fallingBack(host, port: port, after: $0) })
                 } else {
                     pending.append((results.count, name))
                     results.append(nil)
@@ -136,6 +136,19 @@ public final class ResolutionPolicy {
         let made = try makeResolver!()
         resolver = made
         return made
+    }
+
+    /// A static entry restricted to ``families`` (in the user's order otherwise) and spelled as `spelled`, or
+    /// `noAddress` when it has no address of a wanted family: the user's entry is final, so neither the provider
+    /// nor the fallback is asked instead.
+    private func restricted(_ fixed: Resolution, spelled: String) -> Result<Resolution, ResolutionError> {
+        guard let entry = fixed.entry, let answer = fixed.answer else { return .success(fixed) }
+        let kept = entry.addresses.filter { families.families.contains($0.family) }
+        guard let restricted = ResolveEntry(host: HostName.lookupName(spelled) ?? entry.host, port: entry.port, addresses: kept) else {
+            let had = entry.addresses.prefix(8).map(\.description).joined(separator: ", ") + (entry.addresses.count > 8 ? ", ..." : "")
+            return .failure(.noAddress(answer.host, source: answer.source.name, "no \(families.wanted) address: \(had)"))
+        }
+        return .success(Resolution(entry: restricted, answer: answer))
     }
 
     /// The resolution for `answer`'s usable addresses of ``families``, spelled as `spelled`, or `noAddress`.
