@@ -8,15 +8,22 @@ public struct LookupBudget: Sendable {
     /// The limit as configured, in milliseconds, for messages; `nil` for no limit.
     public let milliseconds: Int?
 
+    /// The whole budget when it was made, in milliseconds: ``milliseconds``, or less when the outer deadline came
+    /// first; `nil` for no limit. What a lookup divides among its servers.
+    let initialMS: Int?
+
     /// A budget of `milliseconds` from now, ending no later than `outerDeadline`.
     public init(milliseconds: Int?, endingBy outerDeadline: ContinuousClock.Instant? = nil) {
         self.milliseconds = milliseconds
-        let own = milliseconds.map { ContinuousClock.now + .milliseconds($0) }
-        deadline = switch (own, outerDeadline) {
+        let now = ContinuousClock.now
+        let own = milliseconds.map { now + .milliseconds($0) }
+        let deadline: ContinuousClock.Instant? = switch (own, outerDeadline) {
         case (let own?, let outer?): min(own, outer)
         case (let own, nil): own
         case (nil, let outer): outer
         }
+        self.deadline = deadline
+        initialMS = deadline.map { max(0, Self.milliseconds(of: $0 - now)) }
     }
 
     /// No limit.

@@ -1,4 +1,3 @@
-import CurlKit
 import Foundation
 @testable import HTTPDNS
 import Testing
@@ -24,13 +23,14 @@ import Testing
         return path
     }
 
+    /// Runs `command` for `host` and `port` within a budget of `timeoutMS` (the budget is the program's time limit).
     func resolve(_ command: String, host: String = "a.test", port: Int = 443, timeoutMS: Int = 5_000)
-        throws(CurlError) -> ResolverAnswer {
-        try CommandResolver(command: command, timeoutMS: timeoutMS).resolve(host, port: port)
+        throws(ResolutionError) -> ResolverAnswer {
+        try CommandResolver(command: command).resolve(host, port: port, within: LookupBudget(milliseconds: timeoutMS))
     }
 
     /// The error `resolve` throws, for message checks.
-    func failure(_ command: String, host: String = "a.test", port: Int = 443, timeoutMS: Int = 5_000) -> CurlError? {
+    func failure(_ command: String, host: String = "a.test", port: Int = 443, timeoutMS: Int = 5_000) -> ResolutionError? {
         do { _ = try resolve(command, host: host, port: port, timeoutMS: timeoutMS); return nil } catch { return error }
     }
 
@@ -95,9 +95,9 @@ import Testing
     @Test func hostsThatAreNotHostNamesNeverReachTheProgram() throws {
         let path = try script(#"touch "$DIR/ran"; echo "$1:$2:127.0.0.2""#)
         for host in ["a.test;touch x", "$(id).test", "a.test 443", "a.test\n", "-x.test", ""] {
-            #expect(throws: CurlError.couldntResolveHost, "\(host)") { try self.resolve(path, host: host) }
+            #expect(failure(path, host: host)?.kind == .invalidName, "\(host)")
         }
-        #expect(throws: CurlError.couldntResolveHost) { try self.resolve(path, port: 0) }
+        #expect(failure(path, port: 0)?.kind == .invalidName)
         #expect(!FileManager.default.fileExists(atPath: directory + "/ran"))
     }
 
@@ -127,19 +127,26 @@ import Testing
         ("true", "no addresses"),
         ("printf '\\n\\r\\n\\n'", "no addresses"),
     ])
-    func outputThatIsNotAnAnswerFailsWith6(body: String, reason: String) throws {
+    func outputThatIsNotAnAnswerFails(body: String, reason: String) throws {
         let error = try #require(failure(try script(body)))
-        #expect(error == .couldntResolveHost)
-        #expect(error.message.hasPrefix("Could not resolve host: a.test (resolver command 'resolve.sh': "))
-        #expect(error.message.contains(reason), "\(error.message)")
-        #expect(!error.message.contains("\n"))
+        // Output without a single address is the program's "no such name" (noAddress); anything malformed is a
+        // failure of the command (unavailable), reported as the one server it is.
+        #expect(error.kind == (reason == "no addresses" ? .noAddress : .unavailable))
+        #expect(error.host == "a.test")
+        #expect(error.reason.hasPrefix("resolver command 'resolve.sh': "), "\(error.reason)")
+        #expect(error.reason.contains(reason), "\(error.reason)")
+        #expect(!error.description.contains("\n"))
+        if error.kind == .unavailable {
+            #expect(error.failures.map(\.server) == ["resolver command 'resolve.sh'"])
+            #expect(error.failures.map(\.phase) == [.answer])
+        }
     }
 
     @Test func longBadLineIsCutInTheReason() throws {
         let error = try #require(failure(try script("echo a.test:443:\(String(repeating: "x", count: 300))")))
-        #expect(error == .couldntResolveHost)
-        #expect(error.message.contains("'a.test:443:" + String(repeating: "x", count: 69) + "'..."), "\(error.message)")
-        #expect(error.message.count < 250)
+        #expect(error.kind == .unavailable)
+        #expect(error.reason.contains("'a.test:443:" + String(repeating: "x", count: 69) + "'..."), "\(error.reason)")
+        #expect(error.description.count < 250)
     }
 
     @Test func outputUpToTheLimitIsRead() throws {
@@ -151,8 +158,8 @@ import Testing
     @Test func outputPastTheLimitFailsAndKillsTheProgram() throws {
         let started = ContinuousClock.now
         let error = try #require(failure(try script(#"echo $$ > "$DIR/pid"; exec yes a.test:443:127.0.0.2"#), timeoutMS: 20_000))
-        #expect(error == .couldntResolveHost)
-        #expect(error.message.contains("output larger than 65536 bytes"), "\(error.message)")
+        #expect(error.kind == .unavailable)
+        #expect(error.reason.contains("output larger than 65536 bytes"), "\(error.reason)")
         #expect(ContinuousClock.now - started < .seconds(10))
         #expect(try scriptWasReaped())
     }
@@ -165,33 +172,33 @@ import Testing
             printf '\\n   zone   not found  \\nsecond line\\n' >&2
             exit 3
             """)))
-        #expect(error == .couldntResolveHost)
-        #expect(error.message == "Could not resolve host: a.test (resolver command 'resolve.sh' exited with status 3: 'zone   not found')")
+        #expect(error.kind == .unavailable)
+        #expect(error.reason == "resolver command 'resolve.sh': exited with status 3: 'zone   not found'")
     }
 
     @Test func stderrInTheReasonIsCutAndEscaped() throws {
         let error = try #require(failure(try script("printf '\\033[31m%0200d\\n' 0 >&2; exit 1")))
-        #expect(error == .couldntResolveHost)
-        #expect(error.message.contains(#"status 1: '\u{1B}[31m0000"#), "\(error.message)")
-        #expect(error.message.hasSuffix("0'...)"))
-        #expect(!error.message.contains("\u{1B}"))
+        #expect(error.kind == .unavailable)
+        #expect(error.reason.contains(#"status 1: '\u{1B}[31m0000"#), "\(error.reason)")
+        #expect(error.reason.hasSuffix("0'..."))
+        #expect(!error.description.contains("\u{1B}"))
     }
 
     @Test func exitWithoutStderr() throws {
         let error = try #require(failure(try script("exit 1")))
-        #expect(error.message == "Could not resolve host: a.test (resolver command 'resolve.sh' exited with status 1)")
+        #expect(error.reason == "resolver command 'resolve.sh': exited with status 1")
     }
 
     @Test func emptyOutputWithStderrSaysSo() throws {
         let error = try #require(failure(try script("echo 'no record' >&2")))
-        #expect(error == .couldntResolveHost)
-        #expect(error.message.hasSuffix("(resolver command 'resolve.sh': no addresses: 'no record')"))
+        #expect(error.kind == .noAddress)
+        #expect(error.reason == "resolver command 'resolve.sh': no addresses: 'no record'")
     }
 
     @Test func deathBySignal() throws {
         let error = try #require(failure(try script(#"echo $$ > "$DIR/pid"; echo dying >&2; kill -TERM $$"#)))
-        #expect(error == .couldntResolveHost)
-        #expect(error.message.hasSuffix("(resolver command 'resolve.sh' was killed by signal 15: 'dying')"))
+        #expect(error.kind == .unavailable)
+        #expect(error.reason == "resolver command 'resolve.sh': was killed by signal 15: 'dying'")
         #expect(try scriptWasReaped())
     }
 
@@ -200,8 +207,12 @@ import Testing
         let started = ContinuousClock.now
         let error = try #require(failure(path, timeoutMS: 300))
         #expect(ContinuousClock.now - started < .seconds(2))
-        #expect(error == .operationTimedOut)
-        #expect(error.message == "Resolving timed out after 300 milliseconds: a.test (resolver command)")
+        #expect(error.kind == .timedOut)
+        // The program gets what is left of the 300 ms budget when it starts: 300 or a millisecond less.
+        let given = try #require(error.milliseconds)
+        #expect((290...300).contains(given), "\(given)")
+        #expect(error.host == "a.test")
+        #expect(error.reason == "the resolver command gave no answer within \(given) ms")
         let sleeper = try #require(Int32(read("sleep.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(Self.isGone(sleeper))
         #expect(try scriptWasReaped())
@@ -209,7 +220,7 @@ import Testing
 
     @Test func timeoutAfterClosingOutput() throws {
         let error = try #require(failure(try script(#"echo $$ > "$DIR/pid"; exec >&- 2>&-; sleep 5"#), timeoutMS: 300))
-        #expect(error == .operationTimedOut)
+        #expect(error.kind == .timedOut)
         #expect(try scriptWasReaped())
     }
 
@@ -227,33 +238,41 @@ import Testing
 
     @Test func missingProgram() throws {
         let error = try #require(failure(directory + "/missing"))
-        #expect(error == .couldntResolveHost)
-        #expect(error.message == "Could not resolve host: a.test (cannot run '\(directory)/missing': No such file or directory)")
+        #expect(error.kind == .unavailable)
+        #expect(error.failures.map(\.phase) == [.connect])
+        #expect(error.reason == "resolver command 'missing': cannot run '\(directory)/missing': No such file or directory")
         let unknown = try #require(failure("ipcurl-no-such-resolver-program --flag"))
-        #expect(unknown.message.hasSuffix("(cannot run 'ipcurl-no-such-resolver-program': No such file or directory)"))
+        #expect(unknown.reason.hasSuffix(": cannot run 'ipcurl-no-such-resolver-program': No such file or directory"))
     }
 
     @Test func programThatIsNotExecutable() throws {
         let error = try #require(failure(try script("echo a.test:443:127.0.0.2", mode: 0o644)))
-        #expect(error == .couldntResolveHost)
-        #expect(error.message.hasSuffix(": Permission denied)"), "\(error.message)")
+        #expect(error.kind == .unavailable)
+        #expect(error.reason.hasSuffix(": Permission denied"), "\(error.reason)")
     }
 
     // MARK: Construction
 
     @Test(arguments: ["", " ", " \t\n "])
-    func emptyCommandIsAUsageError(command: String) {
-        #expect(throws: CurlError.usage("")) { try CommandResolver(command: command, timeoutMS: 1_000) }
-        do { _ = try CommandResolver(command: command, timeoutMS: 1_000) } catch {
-            #expect(error.message == "--resolver-cmd: empty command")
-        }
+    func emptyCommandIsAConfigurationError(command: String) throws {
+        let error = try #require(throws: ResolutionError.self) { try CommandResolver(command: command) }
+        #expect(error.kind == .configuration && error.setting == .resolverCommand)
+        #expect(error.reason == "empty command")
     }
 
     @Test func commandSplitsOnWhitespaceOnly() throws {
-        let resolver = try CommandResolver(command: " /usr/local/bin/my-dns  --zone\t'prod env' \"x\" ", timeoutMS: 0)
+        let resolver = try CommandResolver(command: " /usr/local/bin/my-dns  --zone\t'prod env' \"x\" ")
         #expect(resolver.arguments == ["/usr/local/bin/my-dns", "--zone", "'prod", "env'", "\"x\""])
         #expect(resolver.programName == "my-dns")
-        #expect(resolver.timeoutMS == 1)
-        #expect(throws: CurlError.usage("")) { try CommandResolver(command: "a\0b", timeoutMS: 1_000) }
+        let error = try #require(throws: ResolutionError.self) { try CommandResolver(command: "a\0b") }
+        #expect(error.kind == .configuration && error.setting == .resolverCommand)
+    }
+
+    @Test func aSpentBudgetStillGivesTheProgramOneMillisecond() throws {
+        // Was `CommandResolver(command:timeoutMS: 0).timeoutMS == 1`: the time limit now comes from the budget,
+        // and a spent budget still runs the program with the smallest limit rather than none.
+        let error = try #require(failure(try script("sleep 5"), timeoutMS: 0))
+        #expect(error.kind == .timedOut)
+        #expect(error.milliseconds == 1)
     }
 }

@@ -2,23 +2,22 @@ import Foundation
 import Synchronization
 import Testing
 @testable import HTTPDNS
-import CurlKit
 
 /// A provider answering from a table, counting every host it is asked about (from any thread).
 final class CountingResolver: Resolver, Sendable {
     let table: [String: (addresses: [String], ttl: UInt32, origin: UInt32?)]
-    let failure: CurlError
+    let failure: ResolutionError
     let asked = Mutex<[String]>([])
 
     init(_ table: [String: (addresses: [String], ttl: UInt32, origin: UInt32?)],
-         failure: CurlError = CurlError.couldntResolveHost.with(message: "Could not resolve host: x (table miss)")) {
+         failure: ResolutionError = .unavailable("x", [.init(server: "table", phase: .answer, cause: "table miss")])) {
         self.table = table
         self.failure = failure
     }
 
-    func resolve(_ host: String, port: Int) throws(CurlError) -> ResolverAnswer {
+    func resolve(_ host: String, port: Int, within budget: LookupBudget) throws(ResolutionError) -> ResolverAnswer {
         asked.withLock { $0.append(host) }
-        guard let row = table[host] else { throw failure }
+        guard let row = table[host] else { throw failure.about(host) }
         return ResolverAnswer(host: host, addresses: row.addresses.compactMap { IPAddress($0) }, ttl: row.ttl,
                               originTTL: row.origin, source: .aliyun(server: "http://table"))
     }
@@ -65,9 +64,10 @@ final class CountingResolver: Resolver, Sendable {
             CacheRecord(host: "a.test", family: family, provider: provider, sourceName: "aliyun", origin: "aliyun old",
                         addresses: [IPAddress(family == .v4 ? "10.9.9.9" : "::9")!], ttl: 10, stored: old)
         })
-        #expect(throws: CurlError.couldntResolveHost, "without a grace window the expired record is not used") {
+        let expired = #expect(throws: ResolutionError.self, "without a grace window the expired record is not used") {
             try policy(CountingResolver([:])).resolve(host: "a.test", port: 443)
         }
+        #expect(expired?.kind == .unavailable && expired?.reason == "table: table miss")
         let serving = policy(table, stale: 300)
         let stale = try serving.resolve(host: "a.test", port: 443)
         #expect(stale.entry?.description == "a.test:443:10.9.9.9,[::9]")
@@ -80,47 +80,72 @@ final class CountingResolver: Resolver, Sendable {
         #expect(table.asked.withLock { $0 } == ["a.test"], "the refresh asked once; the next run hit the new record")
     }
 
-    @Test func fallbackIsAskedOnlyWhenTheProviderFailed() throws {
+    @Test func fallbackIsAskedWhenTheProviderGaveNoUsableAddress() throws {
         let system = CountingResolver(["down.test": (["127.0.0.1"], 0, nil), "v6.test": (["10.0.0.6"], 0, nil),
                                        "gone.test": (["10.0.0.7"], 0, nil)])
         let policy = ResolutionPolicy(staticEntries: [], resolver: table)
         policy.fallback = system
         let rescued = try policy.resolve(host: "down.test", port: 443)
         #expect(rescued.entry?.description == "down.test:443:127.0.0.1")
-        #expect(rescued.fallbackReason == "Could not resolve host: x (table miss)")
-        _ = try policy.resolve(host: "a.test", port: 443)
+        #expect(rescued.fallbackReason?.kind == .unavailable)
+        #expect(rescued.fallbackReason?.reason == "table: table miss")
+        let answered = try policy.resolve(host: "a.test", port: 443)
+        #expect(answered.fallbackReason == nil && answered.sourceName == "aliyun", "an answer needs no fallback")
+        // Changed in 40fec2f: an answer without the wanted family used to be definite (exit 6, no fallback);
+        // now every missing address falls back when a fallback is set, and the reason says why.
         policy.families = .v4Only
-        #expect(throws: CurlError.couldntResolveHost, "an answer without the wanted family is definite") {
-            try policy.resolve(host: "v6.test", port: 443)
-        }
-        let negative = CountingResolver([:], failure: ResolverFailure.noRecords("gone.test", "doh: NXDOMAIN"))
+        let wrongFamily = try policy.resolve(host: "v6.test", port: 443)
+        #expect(wrongFamily.entry?.description == "v6.test:443:10.0.0.6")
+        #expect(wrongFamily.fallbackReason?.kind == .noAddress)
+        #expect(wrongFamily.fallbackReason?.reason == "aliyun: no usable IPv4 address: ::1")
+        // Changed in 40fec2f: NXDOMAIN used to be trusted over the system resolver; now it falls back too.
+        let negative = CountingResolver([:], failure: .noAddress("gone.test", source: "doh", "NXDOMAIN"))
         let trusting = ResolutionPolicy(staticEntries: [], resolver: negative)
         trusting.fallback = system
-        #expect(throws: CurlError.couldntResolveHost, "NXDOMAIN is an answer, not a failure") {
-            try trusting.resolve(host: "gone.test", port: 443)
-        }
-        #expect(system.asked.withLock { $0 } == ["down.test"])
+        let nxdomain = try trusting.resolve(host: "gone.test", port: 443)
+        #expect(nxdomain.entry?.description == "gone.test:443:10.0.0.7")
+        #expect(nxdomain.fallbackReason?.kind == .noAddress && nxdomain.fallbackReason?.reason == "doh: NXDOMAIN")
+        #expect(system.asked.withLock { $0 } == ["down.test", "v6.test", "gone.test"])
         let late = ResolutionPolicy(staticEntries: [], resolver: table)
         late.fallback = system
         late.deadline = ContinuousClock.now - .seconds(1)
-        #expect(throws: CurlError.couldntResolveHost, "no fallback once --max-time ran out") {
+        let error = #expect(throws: ResolutionError.self, "no fallback once --max-time ran out") {
             try late.resolve(host: "down.test", port: 443)
         }
-        #expect(system.asked.withLock { $0 } == ["down.test"])
+        #expect(error?.kind == .unavailable && error?.host == "down.test")
+        #expect(system.asked.withLock { $0 } == ["down.test", "v6.test", "gone.test"])
     }
 
-    @Test func withoutFallbackTheProvidersErrorStands() {
-        let timeout = CountingResolver([:], failure: CurlError.operationTimedOut.with(message: "resolver command timed out"))
+    @Test func withoutFallbackAMissingAddressIsFinal() throws {
+        let policy = ResolutionPolicy(staticEntries: [], resolver: table)
+        policy.families = .v4Only
+        let wrongFamily = #expect(throws: ResolutionError.self) { try policy.resolve(host: "v6.test", port: 443) }
+        #expect(wrongFamily?.kind == .noAddress && wrongFamily?.reason == "aliyun: no usable IPv4 address: ::1")
+        let negative = ResolutionPolicy(staticEntries: [], resolver: CountingResolver([:], failure: .noAddress("x", source: "doh", "NXDOMAIN")))
+        let nxdomain = #expect(throws: ResolutionError.self) { try negative.resolve(host: "gone.test", port: 443) }
+        #expect(nxdomain?.kind == .noAddress && nxdomain?.host == "gone.test" && nxdomain?.reason == "doh: NXDOMAIN")
+    }
+
+    @Test func withoutFallbackTheProvidersErrorStands() throws {
+        let timeout = CountingResolver([:], failure: .timedOut("a.test", after: 300, provider: "the resolver command"))
         let policy = ResolutionPolicy(staticEntries: [], resolver: timeout)
-        do { _ = try policy.resolve(host: "a.test", port: 443) } catch {
-            #expect(error == .operationTimedOut && error.message == "resolver command timed out")
-        }
-        let broken = CountingResolver([:], failure: CurlError.notBuiltIn.with(message: "no DES"))
+        let timedOut = try #require(throws: ResolutionError.self) { try policy.resolve(host: "a.test", port: 443) }
+        #expect(timedOut.kind == .timedOut && timedOut.milliseconds == 300)
+        #expect(timedOut.reason == "the resolver command gave no answer within 300 ms")
+        // A setup error is not an HTTPDNS failure: neither a wrong setting nor a transport that could not be made
+        // sends the name to the fallback.
+        struct NoDES: Error {}
+        let broken = CountingResolver([:], failure: .configuration(.dnspodKey, "no DES"))
         let strict = ResolutionPolicy(staticEntries: [], resolver: broken)
         strict.fallback = table
-        #expect(throws: CurlError.notBuiltIn, "a setup error is not an HTTPDNS failure") {
-            try strict.resolve(host: "a.test", port: 443)
-        }
+        let configuration = try #require(throws: ResolutionError.self) { try strict.resolve(host: "a.test", port: 443) }
+        #expect(configuration.kind == .configuration && configuration.setting == .dnspodKey)
+        let unbuilt = CountingResolver([:], failure: .unavailable("a.test", [], underlying: NoDES()))
+        let noTransport = ResolutionPolicy(staticEntries: [], resolver: unbuilt)
+        noTransport.fallback = table
+        let setup = try #require(throws: ResolutionError.self) { try noTransport.resolve(host: "a.test", port: 443) }
+        #expect(setup.kind == .unavailable && setup.underlying is NoDES)
+        #expect(table.asked.withLock { $0 }.isEmpty, "the fallback was never asked")
     }
 
     @Test func recordsFromTheFutureAreNotTrusted() throws {

@@ -1,4 +1,3 @@
-import CurlKit
 import HTTPDNS
 import Testing
 
@@ -6,9 +5,19 @@ import Testing
     private func address(_ text: String) throws -> IPAddress { try #require(IPAddress(text)) }
 
     @Test func rendersIPv6InBracketsAndKeepsOrder() throws {
-        let entry = try #require(ResolveEntry(host: "A.Test.", port: 8443,
+        let entry = try #require(ResolveEntry(host: "A.Test", port: 8443,
                                               addresses: [address("127.0.0.2"), address("::1"), address("2001:DB8::1")]))
         #expect(entry.description == "a.test:8443:127.0.0.2,[::1],[2001:db8::1]")
+    }
+
+    @Test func keepsATrailingDotBecauseLibcurlLooksUpTheNameAsSpelled() throws {
+        // Changed in 40fec2f: `A.Test.` used to become `a.test`; libcurl keys `a.test.` apart from `a.test`.
+        let entry = try #require(ResolveEntry(host: "A.Test.", port: 8443, addresses: [address("127.0.0.2")]))
+        #expect(entry.host == "a.test." && entry.description == "a.test.:8443:127.0.0.2")
+        #expect(entry.spelled("a.test").description == "a.test:8443:127.0.0.2")
+        #expect(entry.spelled("bad name").description == entry.description, "an invalid spelling keeps the entry")
+        #expect(HostName.lookupName("A.Test.") == "a.test." && HostName.lookupName("A.Test") == "a.test")
+        #expect(HostName.lookupName("a..test.") == nil && HostName.lookupName(".") == nil)
     }
 
     @Test func answerBecomesEntry() throws {
@@ -32,6 +41,7 @@ import Testing
         ("a.test:443:[::1],127.0.0.2", "a.test:443:[::1],127.0.0.2"),
         ("a.test:443:::1", "a.test:443:[::1]"),
         ("A.TEST:80:10.0.0.1", "a.test:80:10.0.0.1"),
+        ("a.test.:443:127.0.0.2", "a.test.:443:127.0.0.2"),
     ])
     func parsesCurlSyntax(input: String, rendered: String) throws {
         #expect(try ResolveEntry(parsing: input).description == rendered)
@@ -43,7 +53,8 @@ import Testing
         "a.test:443:fe80::1%eth0", ":443:127.0.0.2", "-a.test:443",
     ])
     func rejectsAnythingThatIsNotHostPortAddresses(input: String) {
-        #expect(throws: CurlError.usage("")) { try ResolveEntry(parsing: input) }
+        let error = #expect(throws: ResolutionError.self) { try ResolveEntry(parsing: input) }
+        #expect(error?.kind == .configuration && error?.setting == .staticEntry, "\(input)")
     }
 }
 
@@ -74,9 +85,11 @@ import Testing
         var calls: [String] = []
         let table: [String: [String]]
         init(_ table: [String: [String]]) { self.table = table }
-        func resolve(_ host: String, port: Int) throws(CurlError) -> ResolverAnswer {
+        func resolve(_ host: String, port: Int, within budget: LookupBudget) throws(ResolutionError) -> ResolverAnswer {
             calls.append(host)
-            guard let texts = table[host] else { throw CurlError.couldntResolveHost.with(message: "no \(host)") }
+            guard let texts = table[host] else {
+                throw .unavailable(host, [.init(server: "table", phase: .answer, cause: "no \(host)")])
+            }
             return ResolverAnswer(host: host, addresses: texts.compactMap { IPAddress($0) }, ttl: 30, source: .doh(server: "t"))
         }
     }
@@ -91,13 +104,15 @@ import Testing
         #expect(resolver.calls == ["a.test"])
     }
 
-    @Test func ipLiteralsNeedNoEntryAndOddHostsFailWith6() throws {
+    @Test func ipLiteralsNeedNoEntryAndOddHostsFail() throws {
         let resolver = TableResolver([:])
         let policy = ResolutionPolicy(staticEntries: [], resolver: resolver)
         #expect(try policy.resolve(host: "::1", port: 443).entry == nil)
         #expect(try policy.resolve(host: "127.0.0.1", port: 443).entry == nil)
-        #expect(throws: CurlError.couldntResolveHost) { try policy.resolve(host: "bad host", port: 443) }
-        #expect(throws: CurlError.couldntResolveHost) { try policy.resolve(host: "unknown.test", port: 443) }
+        let bad = #expect(throws: ResolutionError.self) { try policy.resolve(host: "bad host", port: 443) }
+        #expect(bad?.kind == .invalidName)
+        let unknown = #expect(throws: ResolutionError.self) { try policy.resolve(host: "unknown.test", port: 443) }
+        #expect(unknown?.kind == .unavailable && unknown?.reason == "table: no unknown.test")
         #expect(resolver.calls == ["unknown.test"])
     }
 }

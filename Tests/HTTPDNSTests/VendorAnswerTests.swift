@@ -1,4 +1,3 @@
-import CurlKit
 @testable import HTTPDNS
 import Testing
 
@@ -20,7 +19,7 @@ import Testing
         let parsed = try #require(accepted(aliyun(
             #"{"host":"A.test","ips":["127.0.0.2","127.0.0.3"],"ipsv6":["::1"],"ttl":60,"origin_ttl":600,"client_ip":"1.2.3.4"}"#)))
         #expect(parsed.addresses.map(\.description) == ["127.0.0.2", "127.0.0.3", "::1"])
-        let answer = parsed.answer(source: .aliyun(server: "s"), skipped: [])
+        let answer = parsed.answer(source: .aliyun(server: "s"), trail: [])
         #expect(answer.ttl == 60 && answer.originTTL == 600)
     }
 
@@ -61,14 +60,14 @@ import Testing
             Issue.record("empty lists accepted")
             return
         }
-        #expect(why == "no A or AAAA records")
+        #expect(why == "no A or AAAA records (empty answer)")
     }
 
     @Test func ttlsAreClamped() throws {
         let negative = try #require(accepted(aliyun(#"{"host":"a.test","ips":["127.0.0.2"],"ttl":-5}"#)))
-        #expect(negative.answer(source: .staticEntry, skipped: []).ttl == 0)
+        #expect(negative.answer(source: .staticEntry, trail: []).ttl == 0)
         let huge = try #require(accepted(aliyun(#"{"host":"a.test","ips":["127.0.0.2"],"ttl":9999999999}"#)))
-        #expect(huge.answer(source: .staticEntry, skipped: []).ttl == ResolverAnswer.maximumTTL)
+        #expect(huge.answer(source: .staticEntry, trail: []).ttl == ResolverAnswer.maximumTTL)
     }
 
     @Test func dnspodAnswerForms() throws {
@@ -106,7 +105,7 @@ import Testing
     private func dohJSON(_ json: String, type: DNSRecordType = .a, contentType: String = "application/dns-json")
         -> HTTPDNSClient.Verdict<(addresses: [IPAddress], ttl: Int64)>
     {
-        DoHJSONResolver.records(HTTPDNSClient.Response(status: 200, contentType: contentType, body: Array(json.utf8)),
+        DoHJSONResolver.records(HTTPDNSResponse(status: 200, contentType: contentType, body: Array(json.utf8)),
                                 host: "cname.test", type: type)
     }
 
@@ -148,16 +147,28 @@ import Testing
     }
 
     @Test func serverURLsPinTheVendorNameOnlyForHTTPSByIP() throws {
-        let pinned = try HTTPDNSServer("https://203.107.1.1/", serviceName: AliyunResolver.serviceName)
-        #expect(pinned.base == "https://resolvers-cn.httpdns.aliyuncs.com:443")
+        let pinned = try HTTPDNSServer(scheme: "https", host: "203.107.1.1", port: 443, path: "/",
+                                       serviceName: AliyunResolver.serviceName, setting: .vendorServer)
+        #expect(pinned.url() == "https://resolvers-cn.httpdns.aliyuncs.com:443")
+        #expect(pinned.host == "resolvers-cn.httpdns.aliyuncs.com")
         #expect(pinned.pin?.description == "resolvers-cn.httpdns.aliyuncs.com:443:203.107.1.1")
         #expect(pinned.label == "https://203.107.1.1:443 as resolvers-cn.httpdns.aliyuncs.com")
-        let plain = try HTTPDNSServer("http://127.0.0.5:8080/prefix/", serviceName: AliyunResolver.serviceName)
-        #expect(plain.base == "http://127.0.0.5:8080/prefix" && plain.pin == nil)
-        let byIP = try HTTPDNSServer("https://[::1]:9443")
-        #expect(byIP.base == "https://[::1]:9443" && byIP.pin == nil)
-        for bad in ["ftp://1.2.3.4", "https://u:p@1.2.3.4", "https://1.2.3.4/?token=x", "not a url", "https://1.2.3.4/#f"] {
-            #expect(throws: CurlError.usage("")) { try HTTPDNSServer(bad) }
+        let plain = try HTTPDNSServer(scheme: "http", host: "127.0.0.5", port: 8080, path: "/prefix/",
+                                      serviceName: AliyunResolver.serviceName, setting: .vendorServer)
+        #expect(plain.url() == "http://127.0.0.5:8080/prefix" && plain.pin == nil && plain.isPlainHTTP)
+        #expect(plain.url(path: "/d", query: "host=a.test") == "http://127.0.0.5:8080/prefix/d?host=a.test")
+        let byIP = try HTTPDNSServer(scheme: "HTTPS", host: "::1", port: 9443, serviceName: nil, setting: .dohServer)
+        #expect(byIP.url() == "https://[::1]:9443" && byIP.pin == nil && byIP.label == "https://[::1]:9443")
+        let byName = try HTTPDNSServer(scheme: "https", host: "doh.test", port: 443, serviceName: AliyunResolver.serviceName,
+                                       setting: .vendorServer)
+        #expect(byName.pin == nil && byName.url() == "https://doh.test:443", "a server by name is verified as that name")
+        // URL syntax (user info and a query on vendor servers, fragments, garbage) is checked by the program's URL
+        // parser before the parts reach HTTPDNSServer (IPCurlCore's ServerURL); the parts themselves are checked here.
+        for (scheme, host, port) in [("ftp", "1.2.3.4", 21), ("https", "", 443), ("https", "1.2.3.4", 0), ("http", "1.2.3.4", 65536)] {
+            let error = #expect(throws: ResolutionError.self, "\(scheme)://\(host):\(port)") {
+                try HTTPDNSServer(scheme: scheme, host: host, port: port, setting: .vendorServer)
+            }
+            #expect(error?.kind == .configuration && error?.setting == .vendorServer)
         }
     }
 }

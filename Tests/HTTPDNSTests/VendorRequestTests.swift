@@ -1,11 +1,10 @@
-import CurlKit
 @testable import HTTPDNS
 import Testing
 
 /// The request each vendor provider sends: parameters, signature, encryption.
 @Suite struct VendorRequestTests {
     private let client: HTTPDNSClient
-    init() throws { client = try HTTPDNSClient(servers: [], transport: TransportOptions()) }
+    init() { client = HTTPDNSClient(servers: [], transport: ScriptedTransport()) }
 
     @Test func aliyunUnsignedAndSigned() throws {
         let plain = try AliyunResolver(account: "139450", secret: nil, clientIP: IPAddress("10.1.2.3"), client: client)
@@ -26,7 +25,10 @@ import Testing
 
     @Test(arguments: ["", "12 34", "1,2", "../x", String(repeating: "9", count: 33)])
     func aliyunRefusesOddAccounts(_ account: String) {
-        #expect(throws: CurlError.usage("")) { try AliyunResolver(account: account, secret: nil, clientIP: nil, client: client) }
+        let error = #expect(throws: ResolutionError.self) {
+            try AliyunResolver(account: account, secret: nil, clientIP: nil, client: client)
+        }
+        #expect(error?.kind == .configuration && error?.setting == .aliyunAccount)
     }
 
     @Test func dnspodModes() throws {

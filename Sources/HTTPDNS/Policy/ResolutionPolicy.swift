@@ -5,9 +5,9 @@ import Darwin
 #endif
 
 /// Decides how a host:port gets its addresses, in this order:
-/// 1. an IP literal needs nothing, and a static entry (curl's `--resolve`) wins;
-/// 2. a fresh cached answer is used as is; with ``staleSeconds``, an expired one is used at once while a
-///    background query refreshes it;
+/// 1. an IP literal needs nothing, and a static entry (curl's `--resolve`) wins, restricted to ``families`` only;
+/// 2. a fresh cached answer is used as is (cleaned as below, and falling back as in 4 when nothing usable is
+///    left); with ``staleSeconds``, an expired one is used at once while a background query refreshes it;
 /// 3. the HTTPDNS provider is asked within this lookup's own budget (``lookupTimeoutMS``, cut short by
 ///    ``deadline``), and its answer is cached for its TTL (`origin_ttl` where given);
 /// 4. when HTTPDNS gives no usable address, whatever the reason (every server failed or was silent, NXDOMAIN,
@@ -85,7 +85,8 @@ public final class ResolutionPolicy {
                     results.append(usable(fixed, spelled: host, port: port, cache: .off, cleaning: false))
                 } else if let (answer, use) = cached(name, now: now) {
                     if case .stale = use { stale.append(name) }
-                    results.append(usable(answer, spelled: host, port: port, cache: use))
+                    results.append(usable(answer, spelled: host, port: port, cache: use)
+                        .flatMapError { fallingBack(host, port: port, after: $0) })
                 } else {
                     pending.append((results.count, name))
                     results.append(nil)
@@ -154,7 +155,8 @@ public final class ResolutionPolicy {
         guard let entry = ResolveEntry(host: lookupName, port: port, addresses: kept) else {
             let had = answer.addresses.prefix(8).map(\.description).joined(separator: ", ")
                 + (answer.addresses.count > 8 ? ", ..." : "")
-            let what = families == .both ? "no usable address" : "no usable \(families.wanted) address"
+            let usable = cleaning ? "usable " : ""
+            let what = families == .both ? "no \(usable)address" : "no \(usable)\(families.wanted) address"
             return .failure(.noAddress(answer.host, source: answer.source.name, "\(what): \(had)"))
         }
         var resolution = Resolution(entry: entry, answer: answer, cache: use)

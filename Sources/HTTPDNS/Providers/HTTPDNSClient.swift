@@ -87,9 +87,10 @@ public final class HTTPDNSClient {
     fileprivate func request(_ request: Request, to server: HTTPDNSServer, headers: [String], timeoutMS: Int?) -> HTTPDNSRequest {
         let split = request.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let url = server.url(path: String(split[0]), query: split.count == 2 ? String(split[1]) : nil)
+        // libcurl keys `doh.test.` and `doh.test` apart: a pin applies under the URL's own spelling only.
         let serverPins = ([server.pin].compactMap { $0 } + pins).filter {
             HostName.normalized($0.host) == HostName.normalized(server.host) && $0.port == server.port
-        }
+        }.map { $0.spelled(server.host) }
         return HTTPDNSRequest(url: url, body: request.body, headers: headers, pins: Array(serverPins.prefix(1)),
                               timeoutMS: timeoutMS, maximumBody: Self.maximumBody)
     }
@@ -123,12 +124,15 @@ private struct Race<Value> {
 
     mutating func run(_ interpret: ([HTTPDNSResponse]) -> HTTPDNSClient.Verdict<Value>) throws(ResolutionError) -> HTTPDNSClient.Reply<Value> {
         let transport = client.transportForRace
-        let hedge = client.hedgeDelayMS(budgetMS: budget.milliseconds)
+        // Split what this lookup really has: an outer deadline may have cut the configured budget short.
+        let hedge = client.hedgeDelayMS(budgetMS: budget.initialMS)
         defer { for ticket in tickets.values.joined() { transport.cancel(ticket) } }
-        var hedgeAt = ContinuousClock.now
         while true {
             if budget.isSpent { try giveUp() }
-            if next < client.servers.count, tickets.isEmpty || ContinuousClock.now >= hedgeAt {
+            // The next server joins once every running one has been silent for the hedge delay (failed ones are
+            // no longer running), at once when none is running.
+            var hedgeAt = tickets.keys.compactMap { startedAt[$0] }.max().map { $0 + .milliseconds(hedge) }
+            if next < client.servers.count, hedgeAt.map({ ContinuousClock.now >= $0 }) ?? true {
                 if !tickets.isEmpty, let silent = tickets.keys.min() {
                     trail.append("race: \(client.servers[silent].label): no answer after \(hedge) ms; also asking \(client.servers[next].label)")
                 }
@@ -138,7 +142,9 @@ private struct Race<Value> {
             }
             if tickets.isEmpty { try giveUp() }
             var wait = budget.remainingMS ?? Int.max
-            if next < client.servers.count { wait = min(wait, LookupBudget.milliseconds(of: hedgeAt - ContinuousClock.now)) }
+            if next < client.servers.count, let hedgeAt {
+                wait = min(wait, LookupBudget.milliseconds(of: hedgeAt - ContinuousClock.now))
+            }
             for completion in transport.wait(milliseconds: max(0, wait)) {
                 guard let server = tickets.first(where: { $0.value.contains(completion.ticket) })?.key else { continue }
                 switch completion.result {

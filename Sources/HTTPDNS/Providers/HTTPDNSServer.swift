@@ -20,7 +20,8 @@ public struct HTTPDNSServer: Sendable, Equatable {
     public let query: String?
     /// `user[:password]` for HTTP authentication, if the URL had it (sent, never shown).
     public let userInfo: String?
-    /// `scheme://host:port/path`, plus `?name=***` per query parameter and the verified name when pinned.
+    /// `scheme://host:port/path`, plus `?name=***` per query parameter (`***` for one without `=`) and the
+    /// verified name when pinned.
     public let label: String
     /// The pin that lets the certificate be checked against the vendor's service name, if any.
     public let pin: ResolveEntry?
@@ -40,8 +41,9 @@ public struct HTTPDNSServer: Sendable, Equatable {
         self.query = query.flatMap { $0.isEmpty ? nil : $0 }
         self.userInfo = userInfo.flatMap { $0.isEmpty ? nil : $0 }
         let bracketed = host.contains(":") ? "[\(host)]" : host
+        // A parameter shows its name only; one without `=` may be a bare token, so none of it is shown.
         let shownQuery = self.query.map { query in
-            "?" + query.split(separator: "&").map { ($0.split(separator: "=").first.map(String.init) ?? "") + "=***" }
+            "?" + query.split(separator: "&").map { $0.contains("=") ? $0.prefix { $0 != "=" } + "=***" : "***" }
                 .joined(separator: "&")
         } ?? ""
         let credentials = self.userInfo == nil ? "" : "***@"
