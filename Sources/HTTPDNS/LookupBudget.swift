@@ -12,9 +12,13 @@ public struct LookupBudget: Sendable {
     /// first; `nil` for no limit. What a lookup divides among its servers.
     let initialMS: Int?
 
+    /// The outer deadline the budget was cut to, if any.
+    let outerDeadline: ContinuousClock.Instant?
+
     /// A budget of `milliseconds` from now, ending no later than `outerDeadline`.
     public init(milliseconds: Int?, endingBy outerDeadline: ContinuousClock.Instant? = nil) {
         self.milliseconds = milliseconds
+        self.outerDeadline = outerDeadline
         let now = ContinuousClock.now
         let own = milliseconds.map { now + .milliseconds($0) }
         let deadline: ContinuousClock.Instant? = switch (own, outerDeadline) {
@@ -25,6 +29,9 @@ public struct LookupBudget: Sendable {
         self.deadline = deadline
         initialMS = deadline.map { max(0, Self.milliseconds(of: $0 - now)) }
     }
+
+    /// A fresh budget of the same size from now, under the same outer deadline: the next host's lookup.
+    public func renewed() -> LookupBudget { LookupBudget(milliseconds: milliseconds, endingBy: outerDeadline) }
 
     /// No limit.
     public static let unlimited = LookupBudget(milliseconds: nil)

@@ -11,7 +11,11 @@ public protocol Resolver {
 }
 
 extension Resolver {
+    /// One lookup per host, each with a fresh budget of the same size (`budget` for the first).
     public func resolve(hosts: [String], port: Int, within budget: LookupBudget) -> [Result<ResolverAnswer, ResolutionError>] {
-        hosts.map { host in Result { () throws(ResolutionError) in try resolve(host, port: port, within: budget) } }
+        hosts.enumerated().map { index, host in
+            let own = index == 0 ? budget : budget.renewed()
+            return Result { () throws(ResolutionError) in try resolve(host, port: port, within: own) }
+        }
     }
 }

@@ -85,6 +85,7 @@ final class FetchRun {
         if request.verbose {
             policy.note = { [log] in log.write(DecisionLog.notes([$0])) }
             if let note = request.resolver.cacheNote { log.write(DecisionLog.notes([note])) }
+            log.write(DecisionLog.notes(request.resolver.serverNameNotes()))
         }
         defer { verbose(DecisionLog.notes(policy.finishRefresh())) }
         if request.redirects.follow || request.retry.count > 0 || request.cookieFile != nil {

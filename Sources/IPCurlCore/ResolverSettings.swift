@@ -56,6 +56,24 @@ public struct ResolverSettings: Sendable {
         return policy
     }
 
+    /// The `-v` lines for HTTPDNS servers named by a host name that no pin covers: libcurl looks those names up
+    /// with the system resolver, which is said rather than left unannounced.
+    public func serverNameNotes() -> [String] {
+        let (urls, setting): ([String], ResolutionError.Setting) = switch provider {
+        case .doh(let urls): (urls.isEmpty ? DoHResolver.defaultServers : urls, .dohServer)
+        case .dohJSON(let urls): (urls, .dohJSONServer)
+        case .aliyun: (httpdnsServers.isEmpty ? AliyunResolver.defaultServers : httpdnsServers, .vendorServer)
+        case .dnspod: (httpdnsServers, .vendorServer)
+        case .command: ([], .resolverCommand)
+        }
+        let servers = (try? ServerURL.servers(urls, setting: setting)) ?? []
+        return servers.filter { server in
+            IPAddress(server.host) == nil && !staticEntries.contains {
+                HostName.normalized($0.host) == HostName.normalized(server.host) && $0.port == server.port
+            }
+        }.map { "server \($0.label): its name is looked up by the system resolver (pin it with --resolve)" }
+    }
+
     /// The provider's settings, checked without asking anything: a usage error names the flag at fault.
     public func validate(transport: TransportOptions) throws(CurlError) {
         do { _ = try resolver(transport: transport) } catch { throw CurlError(error) }

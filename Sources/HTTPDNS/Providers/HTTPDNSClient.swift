@@ -211,7 +211,7 @@ private struct Race<Value> {
     }
 
     private mutating func giveUp() throws(ResolutionError) -> Never {
-        let budgetText = budget.milliseconds.map { "\($0) ms" } ?? "time"
+        let budgetText = budget.initialMS.map { "\($0) ms" } ?? "time"
         for server in tickets.keys.sorted() {
             failures.append(.init(server: client.servers[server].label, phase: .timeout,
                                   cause: "no answer within the HTTPDNS time budget of \(budgetText)"))
