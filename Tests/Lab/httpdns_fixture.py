@@ -421,6 +421,12 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(*jreply(200, {"ok": True}))
         STATS.count(self.server.label, url.path)
         if self.server.fail:
+            # Count the names asked here as "fail:NAME", so a test can tell its own requests from others'.
+            for key, values in parse_qs(url.query).items():
+                if key in ("host", "dn", "name"):
+                    for value in values:
+                        for name in value.split(","):
+                            STATS.name("fail:" + norm(name))
             return self.send(*reply(503, "service unavailable\n"))
         try:
             self.send(*route(self, url.path, parse_qs(url.query, keep_blank_values=True)))
