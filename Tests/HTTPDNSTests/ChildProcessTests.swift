@@ -16,18 +16,6 @@ import Testing
         String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
-    /// Whether `pid` has exited (gone, or a zombie nobody reaped yet), waiting up to a second for it.
-    static func isGone(_ pid: Int32) -> Bool {
-        for _ in 0..<100 {
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let state = stat.split(separator: ")").last?.split(separator: " ").first
-            else { return true }
-            if state == "Z" || state == "X" { return true }
-            usleep(10_000)
-        }
-        return false
-    }
-
     // MARK: Descriptors
 
     /// The shell's own descriptors, listed by an `ls` it forks (`; :` keeps it from exec'ing `ls` in its place,
@@ -89,7 +77,7 @@ import Testing
         #expect(output[1] == "a.test:443:127.0.0.2")
         let child = try #require(Int32(output[0])), sleeper = try #require(Int32(output[2]))
         #expect(waitpid(child, nil, WNOHANG) == -1 && errno == ECHILD)  // reaped
-        #expect(Self.isGone(sleeper))  // killed with the process group
+        #expect(processIsGone(sleeper))  // killed with the process group
     }
 
     @Test func exitStatusIsKeptWhenAGrandchildHoldsTheOutput() throws {
@@ -104,7 +92,7 @@ import Testing
         let completed = try run("sleep 30 >/dev/null 2>&1 & echo $!")
         #expect(completed.termination == .exited(0))
         let sleeper = try #require(Int32(lines(completed.output).first ?? ""))
-        #expect(Self.isGone(sleeper))
+        #expect(processIsGone(sleeper))
     }
 
     @Test func timeoutStillAppliesWhileTheChildRuns() throws {

@@ -214,7 +214,7 @@ import Testing
         #expect(error.host == "a.test")
         #expect(error.reason == "the resolver command gave no answer within \(given) ms")
         let sleeper = try #require(Int32(read("sleep.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
-        #expect(Self.isGone(sleeper))
+        #expect(processIsGone(sleeper))
         #expect(try scriptWasReaped())
     }
 
@@ -222,18 +222,6 @@ import Testing
         let error = try #require(failure(try script(#"echo $$ > "$DIR/pid"; exec >&- 2>&-; sleep 5"#), timeoutMS: 300))
         #expect(error.kind == .timedOut)
         #expect(try scriptWasReaped())
-    }
-
-    /// Whether `pid` has exited (gone, or a zombie nobody reaped yet), waiting up to a second for it.
-    static func isGone(_ pid: Int32) -> Bool {
-        for _ in 0..<100 {
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let state = stat.split(separator: ")").last?.split(separator: " ").first
-            else { return true }
-            if state == "Z" || state == "X" { return true }
-            usleep(10_000)
-        }
-        return false
     }
 
     @Test func missingProgram() throws {
