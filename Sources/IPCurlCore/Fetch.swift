@@ -211,8 +211,7 @@ final class FetchRun {
     /// attempt and the next run ask HTTPDNS again instead of trusting a possibly spoofed answer for its TTL.
     func distrust(_ url: CurlURL, _ resolution: Resolution) {
         resolutions["\(url.host):\(url.port)"] = nil
-        policy?.forget(resolution)
-        if resolution.cache != .off || resolution.answer?.source.kind.isCacheable == true {
+        if policy?.forget(resolution) == true {
             verbose("* HTTPDNS \(url.host): every address failed; the cached answer is dropped\n")
         }
     }

@@ -81,7 +81,6 @@ extension FetchRun {
         try transport.apply(to: handle)
         try handle.set(CURLOPT_URL, hop.url.text)
         try handle.set(CURLOPT_PROTOCOLS_STR, "http,https")
-        if viaProxy { try handle.set(CURLOPT_DNS_CACHE_TIMEOUT, 0) }
         switch request.resolver.families {
         case .both: break
         case .v4Only: try handle.set(CURLOPT_IPRESOLVE, Int(CURL_IPRESOLVE_V4))

@@ -116,11 +116,13 @@ public final class ResolutionPolicy {
 
     /// Drops the cached answer behind `resolution`, when it came from the provider or the cache: every one of
     /// its addresses failed (refused, TLS or certificate failure), so it may be a spoofed answer, and the next
-    /// run must ask again rather than reuse it for its TTL.
-    public func forget(_ resolution: Resolution) {
+    /// run must ask again rather than reuse it for its TTL. Returns whether there was a cache to drop it from.
+    @discardableResult
+    public func forget(_ resolution: Resolution) -> Bool {
         guard let cache, let answer = resolution.answer, resolution.cache != .off || answer.source.kind.isCacheable,
-              let name = HostName.normalized(answer.host) else { return }
+              let name = HostName.normalized(answer.host) else { return false }
         if let problem = cache.remove(reporting: provider, host: name).problem { note(problem) }
+        return true
     }
 
     /// Waits for a background refresh, if one runs, and returns its lines. A policy that goes away waits too.

@@ -52,6 +52,9 @@ struct ResolveCommand: ParsableCommand {
         }
         var items: [ResolveListing.Item] = []
         let names = hosts.map { HostSpelling.lookupName($0) ?? $0 }
+        for (host, name) in zip(hosts, names) where verbose && host.utf8.contains(where: { $0 >= 0x80 }) {
+            log.write("* HTTPDNS \(host) is the IDN \(name)\n")
+        }
         for (host, result) in zip(names, policy.resolve(hosts: names, port: port).map(\.curl)) {
             switch result {
             case .success(let resolution):
