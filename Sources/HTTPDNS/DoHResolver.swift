@@ -37,10 +37,10 @@ public struct DoHResolver: Resolver {
             var ttl: Int64?
             var negatives: [String] = []
             for (response, query) in zip(responses, queries) {
-                guard response.status == 200 else { return .serverFailed("HTTP \(response.status)") }
+                guard response.status == 200 else { return .serverFailed("HTTP \(response.status)", phase: .http) }
                 guard response.contentType.hasPrefix("application/dns-message") else {
                     let type = response.contentType.isEmpty ? "none" : Printable.excerpt(response.contentType, limit: 64)
-                    return .serverFailed("content type \(type), not application/dns-message")
+                    return .serverFailed("content type \(type), not application/dns-message", phase: .http)
                 }
                 do throws(DNSError) {
                     let answer = try DNSMessage.parseAnswer(response.body, id: query.id, name: host, type: query.type)

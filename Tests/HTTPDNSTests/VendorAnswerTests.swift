@@ -12,7 +12,7 @@ import Testing
     }
 
     private func rejection(_ verdict: HTTPDNSClient.Verdict<ParsedAnswer>) -> String? {
-        if case .serverFailed(let reason) = verdict { return reason } else { return nil }
+        if case .serverFailed(let reason, _) = verdict { return reason } else { return nil }
     }
 
     @Test func aliyunAnswer() throws {
@@ -120,7 +120,7 @@ import Testing
     @Test func dohJSONStatuses() {
         guard case .noRecords(let why) = dohJSON(#"{"Status":3}"#) else { Issue.record("NXDOMAIN not definite"); return }
         #expect(why == "NXDOMAIN")
-        guard case .serverFailed(let failed) = dohJSON(#"{"Status":2}"#) else { Issue.record("SERVFAIL accepted"); return }
+        guard case .serverFailed(let failed, _) = dohJSON(#"{"Status":2}"#) else { Issue.record("SERVFAIL accepted"); return }
         #expect(failed == "DNS status 2")
         guard case .answer(let empty) = dohJSON(#"{"Status":0}"#) else { Issue.record("NODATA rejected"); return }
         #expect(empty.addresses.isEmpty)
@@ -139,7 +139,7 @@ import Testing
     }
 
     @Test func dohJSONNeedsAJSONContentType() {
-        guard case .serverFailed(let why) = dohJSON(#"{"Status":0}"#, contentType: "text/html") else {
+        guard case .serverFailed(let why, let phase) = dohJSON(#"{"Status":0}"#, contentType: "text/html"), phase == .http else {
             Issue.record("text/html accepted")
             return
         }

@@ -77,7 +77,7 @@ public struct AliyunResolver: Resolver {
             switch Self.answer(entries, for: host) {
             case .answer(let parsed): return .success(parsed.answer(source: .aliyun(server: reply.server), trail: reply.trail))
             case .noRecords(let reason): return .failure(.noAddress(host, source: reply.server, reason))
-            case .definite(let reason), .serverFailed(let reason):
+            case .definite(let reason), .serverFailed(let reason, _):
                 return .failure(.unavailable(host, [.init(server: reply.server, phase: .answer, cause: reason)]))
             }
         }
@@ -99,7 +99,7 @@ public struct AliyunResolver: Resolver {
     private static func object(_ response: HTTPDNSResponse) -> HTTPDNSClient.Verdict<JSONValue> {
         let parsed = Result { () throws(JSONError) in try JSONValue.parse(response.body) }
         guard case .success(let value) = parsed, case .object = value else {
-            if response.status != 200 { return .serverFailed("HTTP \(response.status)") }
+            if response.status != 200 { return .serverFailed("HTTP \(response.status)", phase: .http) }
             if case .failure(let error) = parsed { return .serverFailed(error.description) }
             return .serverFailed("the answer is not a JSON object")
         }

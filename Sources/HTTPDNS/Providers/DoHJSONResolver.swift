@@ -27,7 +27,7 @@ public struct DoHJSONResolver: Resolver {
                     if !found.addresses.isEmpty { ttl = min(ttl ?? found.ttl, found.ttl) }
                 case .definite(let reason): return .definite(reason)
                 case .noRecords(let reason): return .noRecords(reason)
-                case .serverFailed(let reason): return .serverFailed(reason)
+                case .serverFailed(let reason, let phase): return .serverFailed(reason, phase: phase)
                 }
             }
             guard let ttl else { return .noRecords("no A or AAAA records") }
@@ -40,10 +40,10 @@ public struct DoHJSONResolver: Resolver {
     static func records(_ response: HTTPDNSResponse, host: String, type: DNSRecordType)
         -> HTTPDNSClient.Verdict<(addresses: [IPAddress], ttl: Int64)>
     {
-        guard response.status == 200 else { return .serverFailed("HTTP \(response.status)") }
+        guard response.status == 200 else { return .serverFailed("HTTP \(response.status)", phase: .http) }
         guard response.contentType.contains("json") else {
             let type = response.contentType.isEmpty ? "none" : Printable.excerpt(response.contentType, limit: 64)
-            return .serverFailed("content type \(type), not JSON")
+            return .serverFailed("content type \(type), not JSON", phase: .http)
         }
         let document: JSONValue
         do { document = try JSONValue.parse(response.body) } catch { return .serverFailed(error.description) }

@@ -39,8 +39,8 @@ public final class HTTPDNSClient {
         case definite(String)
         /// The name has no records (NXDOMAIN, no A or AAAA, an empty answer): an answer, not a fault. Stop asking.
         case noRecords(String)
-        /// This server's answer is unusable: try the next one.
-        case serverFailed(String)
+        /// This server's answer is unusable (`phase` says how far it got): try the next one.
+        case serverFailed(String, phase: ResolutionError.Phase = .answer)
     }
 
     /// A winning answer: the value, the server that gave it and how the race went (for `-v`).
@@ -56,7 +56,7 @@ public final class HTTPDNSClient {
 
     /// The servers, in the order they are asked.
     public let servers: [HTTPDNSServer]
-    private let transport: any HTTPDNSTransport
+    fileprivate let transport: any HTTPDNSTransport
     private let pins: [ResolveEntry]
 
     /// A client for `servers` over `transport`. `pins` are static `HOST:PORT:ADDRESS` entries that apply to the
@@ -95,7 +95,6 @@ public final class HTTPDNSClient {
                               timeoutMS: timeoutMS, maximumBody: Self.maximumBody)
     }
 
-    fileprivate var transportForRace: any HTTPDNSTransport { transport }
 }
 
 /// The state of one hedged lookup.
@@ -123,7 +122,7 @@ private struct Race<Value> {
     }
 
     mutating func run(_ interpret: ([HTTPDNSResponse]) -> HTTPDNSClient.Verdict<Value>) throws(ResolutionError) -> HTTPDNSClient.Reply<Value> {
-        let transport = client.transportForRace
+        let transport = client.transport
         // Split what this lookup really has: an outer deadline may have cut the configured budget short.
         let hedge = client.hedgeDelayMS(budgetMS: budget.initialMS)
         defer { for ticket in tickets.values.joined() { transport.cancel(ticket) } }
@@ -162,7 +161,7 @@ private struct Race<Value> {
     }
 
     private mutating func start(_ server: Int) throws(ResolutionError) {
-        let transport = client.transportForRace
+        let transport = client.transport
         var started: [Int] = []
         for request in requests {
             let exchange = client.request(request, to: client.servers[server], headers: headers, timeoutMS: budget.remainingMS.map { max(1, $0) })
@@ -191,19 +190,16 @@ private struct Race<Value> {
             throw ResolutionError.unavailable(host, failures + [.init(server: label, phase: .answer, cause: reason)])
         case .noRecords(let reason):
             throw ResolutionError.noAddress(host, source: label, reason)
-        case .serverFailed(let reason):
-            fail(server, phase: Self.phase(of: reason), reason)
+        case .serverFailed(let reason, let phase):
+            fail(server, phase: phase, reason)
             return nil
         }
     }
 
-    private static func phase(of reason: String) -> ResolutionError.Phase {
-        reason.hasPrefix("HTTP ") || reason.hasPrefix("content type") || reason.hasPrefix("answer larger") ? .http : .answer
-    }
 
     private mutating func fail(_ server: Int, phase: ResolutionError.Phase, _ reason: String) {
         guard let started = tickets.removeValue(forKey: server) else { return }
-        for ticket in started { client.transportForRace.cancel(ticket) }
+        for ticket in started { client.transport.cancel(ticket) }
         responses[server] = nil
         let failure = ResolutionError.ServerFailure(server: client.servers[server].label, phase: phase, cause: reason)
         failures.append(failure)
@@ -231,7 +227,7 @@ extension HTTPDNSClient.Verdict {
         case .answer(let value): next(value)
         case .definite(let reason): .definite(reason)
         case .noRecords(let reason): .noRecords(reason)
-        case .serverFailed(let reason): .serverFailed(reason)
+        case .serverFailed(let reason, let phase): .serverFailed(reason, phase: phase)
         }
     }
 }
