@@ -9,7 +9,7 @@ import IPCurlCore
 /// How answers are used: cache, serve-stale, fallback, time budget and address family.
 struct PolicyOptions: ParsableArguments {
     @Option(name: .customLong("dns-timeout"),
-            help: ArgumentHelp("Maximum seconds for the whole HTTPDNS step, every server and a --resolver-cmd included (default 2).",
+            help: ArgumentHelp("Maximum seconds for each lookup (each host, hop and retry), every server included (default 2).",
                                valueName: "SECONDS"))
     var dnsTimeout: Double = 2
 
@@ -22,7 +22,7 @@ struct PolicyOptions: ParsableArguments {
     var noDNSCache = false
 
     @Flag(name: .customLong("no-fallback"),
-          help: "When every HTTPDNS server fails, fail (exit 6) instead of asking the system resolver.")
+          help: "When HTTPDNS gives no usable address, fail (exit 6) instead of asking the system resolver.")
     var noFallback = false
 
     @Flag(name: [.customShort("4"), .customLong("ipv4")], help: "Use IPv4 addresses only.")

@@ -9,7 +9,7 @@ import IPCurlCore
 /// Resolver, TLS and timeout options shared by every subcommand; they apply to the HTTPDNS queries too.
 struct ResolverOptions: ParsableArguments {
     @Option(name: [.customLong("doh"), .customLong("doh-url")],
-            help: ArgumentHelp("DNS-over-HTTPS server (RFC 8484) to resolve with; repeat to add fallbacks.", valueName: "URL"))
+            help: ArgumentHelp("DNS-over-HTTPS server (RFC 8484) to resolve with; repeat to race more (hedged).", valueName: "URL"))
     var doh: [String] = []
 
     @Option(name: .customLong("doh-json"),

@@ -35,7 +35,7 @@ struct VendorOptions: ParsableArguments {
     var dnspodTokenFile: String?
 
     @Option(name: .customLong("httpdns-server"),
-            help: ArgumentHelp("Vendor HTTPDNS server to ask instead of the documented ones; repeat for failover.",
+            help: ArgumentHelp("Vendor HTTPDNS server to ask instead of the documented ones; repeat to race more (hedged).",
                                valueName: "URL"))
     var servers: [String] = []
 
