@@ -12,18 +12,21 @@ public struct DoHResolver: Resolver {
     public static let defaultServers = ["https://1.1.1.1/dns-query", "https://223.5.5.5/dns-query"]
 
     private let client: HTTPDNSClient
+    private let types: [DNSRecordType]
 
-    /// A resolver over `client`'s servers, which must all be https (else a configuration error).
-    public init(client: HTTPDNSClient) throws(ResolutionError) {
+    /// A resolver over `client`'s servers, which must all be https (else a configuration error), asking for the
+    /// record types of `families` only (`-4` asks no AAAA, as curl's `--doh-url` does).
+    public init(client: HTTPDNSClient, families: AddressFamilies = .both) throws(ResolutionError) {
         if let plain = client.servers.first(where: \.isPlainHTTP) {
             throw .configuration(.dohServer, value: plain.label, "not an https:// URL")
         }
         self.client = client
+        types = families.recordTypes
     }
 
     public func resolve(_ host: String, port: Int, within budget: LookupBudget) throws(ResolutionError) -> ResolverAnswer {
         var queries: [(type: DNSRecordType, id: UInt16, message: [UInt8])] = []
-        for type in [DNSRecordType.a, .aaaa] {
+        for type in types {
             let id = UInt16.random(in: 0...UInt16.max)
             do { queries.append((type, id, try DNSMessage.query(id: id, name: host, type: type))) } catch {
                 throw .invalidName(host)

@@ -17,10 +17,11 @@ enum AddressFailover {
         CurlError(CURLE_SSL_PINNEDPUBKEYNOTMATCH), CurlError(CURLE_SSL_INVALIDCERTSTATUS),
     ]
 
-    /// Whether `error` means no address of the entry could be used: libcurl's connection to every one was
-    /// refused or failed, or TLS failed at the last one before anything was sent.
+    /// Whether `error` means no address of the entry could be used: before any byte of the request was sent,
+    /// libcurl's connection to every one was refused or failed, the time ran out connecting or shaking hands (an
+    /// address that accepts and stays silent), or TLS failed at the last one.
     static func meansEveryAddressFailed(_ error: CurlError, requestBytesSent: Int) -> Bool {
-        requestBytesSent == 0 && (error == .couldntConnect || tlsFailures.contains(error))
+        requestBytesSent == 0 && (error == .couldntConnect || error == .operationTimedOut || tlsFailures.contains(error))
     }
 
     /// The addresses still worth trying after `error` at `failedIP`, or `nil` when the request must not be

@@ -96,6 +96,7 @@ final class FetchRun {
         var backoff = RetryRules.firstBackoffMS
         while true {
             attemptStart = clock.now
+            dnsMicroseconds = 0  // like the other -w times, %{dns_time} is the last attempt's
             hops = []
             lastHandle = nil
             var failure: CurlError?

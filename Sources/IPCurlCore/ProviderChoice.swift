@@ -41,7 +41,7 @@ public enum ProviderChoice: Sendable, Equatable {
         case ("dnspod", let id?) where !id.isEmpty: self = .dnspod(id: id)
         case ("command", let command?) where !command.isEmpty: self = .command(command)
         default:
-            throw CurlError.usage("IPCURL_DNS=\(ResolveEntry.quoted(String(value.prefix(80)))): expected doh[:URL], doh-json:URL, aliyun:ACCOUNT, "
+            throw CurlError.usage("IPCURL_DNS=\(ResolveEntry.quoted(String(ServerURL.redacted(value).prefix(80)))): expected doh[:URL], doh-json:URL, aliyun:ACCOUNT, "
                                   + "dnspod[:ID] or command:CMD")
         }
     }

@@ -99,8 +99,10 @@ public struct ResolverSettings: Sendable {
         let servers = httpdnsServers.joined(separator: " ")
         let ecs = clientIP.map { " ecs \($0)" } ?? ""
         switch provider {
-        case .doh(let urls): return "doh " + (urls.isEmpty ? DoHResolver.defaultServers : urls).joined(separator: " ")
-        case .dohJSON(let urls): return "doh-json " + urls.joined(separator: " ")
+        // Server URLs without user info and query: a token there must not be recoverable from the cache's
+        // file names (FNV-1a is no cryptographic hash).
+        case .doh(let urls): return "doh " + (urls.isEmpty ? DoHResolver.defaultServers : urls).map(ServerURL.redacted).joined(separator: " ")
+        case .dohJSON(let urls): return "doh-json " + urls.map(ServerURL.redacted).joined(separator: " ")
         case .aliyun(let account): return "aliyun \(account) signed=\(aliyunSecret != nil) \(servers)\(ecs)"
         case .dnspod(let id):
             let mode = id.map { "id=\($0) \(dnspodAlgorithm)" } ?? (dnspodToken != nil ? "token" : "plain")
@@ -117,9 +119,10 @@ public struct ResolverSettings: Sendable {
         }
         switch provider {
         case .doh(let servers):
-            return try DoHResolver(client: client(servers.isEmpty ? DoHResolver.defaultServers : servers, .dohServer))
+            return try DoHResolver(client: client(servers.isEmpty ? DoHResolver.defaultServers : servers, .dohServer),
+                                   families: families)
         case .dohJSON(let servers):
-            return DoHJSONResolver(client: try client(servers, .dohJSONServer))
+            return DoHJSONResolver(client: try client(servers, .dohJSONServer), families: families)
         case .aliyun(let account):
             return try AliyunResolver(account: account, secret: aliyunSecret?.value, clientIP: clientIP,
                                       client: client(httpdnsServers.isEmpty ? AliyunResolver.defaultServers : httpdnsServers,

@@ -34,4 +34,9 @@ public enum AddressFamilies: Sendable, Equatable {
         case .v6Only: "IPv6"
         }
     }
+
+    /// The DNS record types to ask for: A, AAAA, or both.
+    public var recordTypes: [DNSRecordType] {
+        families.map { $0 == .v4 ? .a : .aaaa }
+    }
 }

@@ -103,7 +103,9 @@ public final class ResolutionPolicy {
             }
             var fresh: [CacheRecord] = []
             for (slot, answer) in zip(pending, answers) {
-                if case .success(let answer) = answer { fresh += Self.records(for: answer, provider: provider, now: now) }
+                if case .success(let answer) = answer {
+                    fresh += Self.records(for: answer, provider: provider, now: now, families: families.families)
+                }
                 let spelled = hosts[slot.index]
                 results[slot.index] = answer.flatMap { usable($0, spelled: spelled, port: port, cache: cache == nil ? .off : .miss) }
                     .flatMapError { fallingBack(spelled, port: port, after: $0) }
@@ -169,8 +171,10 @@ public final class ResolutionPolicy {
     /// The fallback's resolution after HTTPDNS failed with `failure`, or `failure` itself when it is a
     /// configuration error, when there is no fallback, or when the deadline has passed.
     private func fallingBack(_ host: String, port: Int, after failure: ResolutionError) -> Result<Resolution, ResolutionError> {
+        // The name as the URL spells it, trailing dot kept: `foo.` is absolute, and without its dot the system
+        // resolver would try its search domains (`foo.corp`) and answer for another name.
         guard failure.allowsFallback, let fallback, deadline.map({ ContinuousClock.now < $0 }) ?? true,
-              let name = HostName.normalized(host) else { return .failure(failure) }
+              let name = HostName.lookupName(host) else { return .failure(failure) }
         let budget = LookupBudget(milliseconds: fallbackTimeoutMS, endingBy: deadline)
         let answered = Result { () throws(ResolutionError) in try fallback.resolve(name, port: port, within: budget) }
         return answered.flatMap { usable($0, spelled: host, port: port, cache: .off) }
@@ -207,11 +211,14 @@ public final class ResolutionPolicy {
         return nil
     }
 
-    /// One record per family for `answer`, cached for `origin_ttl` when the provider gave one, else its TTL.
-    static func records(for answer: ResolverAnswer, provider: String, now: Int64) -> [CacheRecord] {
+    /// One record per asked family for `answer`, cached for `origin_ttl` when the provider gave one, else its
+    /// TTL. Only the families asked are recorded: under `-4` the provider was not asked for IPv6, so its silence
+    /// about IPv6 says nothing.
+    static func records(for answer: ResolverAnswer, provider: String, now: Int64,
+                        families: [IPAddress.Family] = [.v4, .v6]) -> [CacheRecord] {
         let ttl = answer.originTTL ?? answer.ttl
         guard ttl > 0, answer.source.kind.isCacheable else { return [] }
-        return [IPAddress.Family.v4, .v6].map { family in
+        return families.map { family in
             CacheRecord(host: answer.host, family: family, provider: provider, sourceName: answer.source.name,
                         origin: answer.source.description, addresses: answer.addresses, ttl: ttl, stored: now)
         }
@@ -225,6 +232,7 @@ public final class ResolutionPolicy {
         guard let makeResolver, let cache, refresh == nil else { return }
         let provider = self.provider
         let lookupTimeoutMS = self.lookupTimeoutMS
+        let families = self.families.families
         refresh = BackgroundTask {
             let budget = LookupBudget(milliseconds: lookupTimeoutMS)
             let answers: [Result<ResolverAnswer, ResolutionError>]
@@ -235,7 +243,7 @@ public final class ResolutionPolicy {
             for (host, answer) in zip(hosts, answers) {
                 switch answer {
                 case .success(let answer):
-                    records += Self.records(for: answer, provider: provider, now: Self.now())
+                    records += Self.records(for: answer, provider: provider, now: Self.now(), families: families)
                     lines.append("\(host): refreshed in the background: "
                                  + answer.addresses.map(\.description).joined(separator: ", ")
                                  + " (\(answer.source), ttl \(answer.originTTL ?? answer.ttl))")

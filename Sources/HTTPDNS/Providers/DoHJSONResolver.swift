@@ -10,17 +10,22 @@ public struct DoHJSONResolver: Resolver {
     static let maximumChain = 16
 
     private let client: HTTPDNSClient
+    private let types: [DNSRecordType]
 
-    /// A resolver asking `client`'s servers, whose URLs are the JSON endpoints themselves.
-    public init(client: HTTPDNSClient) { self.client = client }
+    /// A resolver asking `client`'s servers, whose URLs are the JSON endpoints themselves, for the record types of
+    /// `families` only.
+    public init(client: HTTPDNSClient, families: AddressFamilies = .both) {
+        self.client = client
+        types = families.recordTypes
+    }
 
     public func resolve(_ host: String, port: Int, within budget: LookupBudget) throws(ResolutionError) -> ResolverAnswer {
-        let requests = ["A", "AAAA"].map { HTTPDNSClient.Request(path: "?name=\(host)&type=\($0)") }
+        let requests = types.map { HTTPDNSClient.Request(path: "?name=\(host)&type=\($0 == .a ? "A" : "AAAA")") }
         let reply = try client.ask(requests, about: host, headers: ["Accept: application/dns-json"], within: budget) {
             (responses) -> HTTPDNSClient.Verdict<ParsedAnswer> in
             var addresses: [IPAddress] = []
             var ttl: Int64?
-            for (response, type) in zip(responses, [DNSRecordType.a, .aaaa]) {
+            for (response, type) in zip(responses, types) {
                 switch Self.records(response, host: host, type: type) {
                 case .answer(let found):
                     addresses += found.addresses

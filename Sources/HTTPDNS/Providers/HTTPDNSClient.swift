@@ -84,7 +84,8 @@ public final class HTTPDNSClient {
         return try race.run(interpret)
     }
 
-    fileprivate func request(_ request: Request, to server: HTTPDNSServer, headers: [String], timeoutMS: Int?) -> HTTPDNSRequest {
+    fileprivate func request(_ request: Request, to server: HTTPDNSServer, headers: [String], timeoutMS: Int?,
+                             joinsConnection: Bool) -> HTTPDNSRequest {
         let split = request.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let url = server.url(path: String(split[0]), query: split.count == 2 ? String(split[1]) : nil)
         // libcurl keys `doh.test.` and `doh.test` apart: a pin applies under the URL's own spelling only.
@@ -92,7 +93,7 @@ public final class HTTPDNSClient {
             HostName.normalized($0.host) == HostName.normalized(server.host) && $0.port == server.port
         }.map { $0.spelled(server.host) }
         return HTTPDNSRequest(url: url, body: request.body, headers: headers, pins: Array(serverPins.prefix(1)),
-                              timeoutMS: timeoutMS, maximumBody: Self.maximumBody)
+                              timeoutMS: timeoutMS, maximumBody: Self.maximumBody, joinsConnection: joinsConnection)
     }
 
 }
@@ -163,8 +164,9 @@ private struct Race<Value> {
     private mutating func start(_ server: Int) throws(ResolutionError) {
         let transport = client.transport
         var started: [Int] = []
-        for request in requests {
-            let exchange = client.request(request, to: client.servers[server], headers: headers, timeoutMS: budget.remainingMS.map { max(1, $0) })
+        for (index, request) in requests.enumerated() {
+            let exchange = client.request(request, to: client.servers[server], headers: headers,
+                                          timeoutMS: budget.remainingMS.map { max(1, $0) }, joinsConnection: index > 0)
             do { started.append(try transport.start(exchange)) } catch {
                 for ticket in started { transport.cancel(ticket) }
                 throw error

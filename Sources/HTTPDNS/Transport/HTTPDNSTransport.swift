@@ -17,16 +17,21 @@ public struct HTTPDNSRequest: Sendable, Equatable {
     public var timeoutMS: Int?
     /// The most body bytes to accept; more is a failure in the ``ResolutionError/Phase/http`` phase.
     public var maximumBody: Int
+    /// Whether the exchange may wait for the connection an earlier exchange of the same lookup is opening to the
+    /// same server, to share it (HTTP/2). The first exchange to each server opens its own connection, so a hedged
+    /// server never waits on a silent one.
+    public var joinsConnection: Bool
 
     /// A request for `url`.
     public init(url: String, body: [UInt8]? = nil, headers: [String] = [], pins: [ResolveEntry] = [],
-                timeoutMS: Int? = nil, maximumBody: Int = 65_536) {
+                timeoutMS: Int? = nil, maximumBody: Int = 65_536, joinsConnection: Bool = false) {
         self.url = url
         self.body = body
         self.headers = headers
         self.pins = pins
         self.timeoutMS = timeoutMS
         self.maximumBody = maximumBody
+        self.joinsConnection = joinsConnection
     }
 }
 

@@ -4,7 +4,7 @@ import HTTPDNS
 
 /// HTTPDNS's network, made of libcurl: every exchange is an easy handle on one ``MultiHandle`` event loop, with
 /// the user's TLS trust (`--cacert`, `-k`) and connect timeout, HTTP/2 where the server offers it, and
-/// `CURLOPT_PIPEWAIT` so the A and AAAA queries share one connection. Connections stay in the multi handle's
+/// `CURLOPT_PIPEWAIT` for an exchange that joins a sibling's connection, so the A and AAAA queries share one. Connections stay in the multi handle's
 /// cache for the next lookup.
 /// - SeeAlso: `CURLOPT_RESOLVE`, `CURLOPT_PIPEWAIT`, `CURLOPT_PROTOCOLS_STR`, `CURLOPT_TIMEOUT_MS`.
 final class CurlTransport: HTTPDNSTransport {
@@ -42,7 +42,9 @@ final class CurlTransport: HTTPDNSTransport {
             }
             try handle.set(CURLOPT_PROTOCOLS_STR, "http,https")
             try handle.set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
-            try handle.set(CURLOPT_PIPEWAIT, 1)
+            // Wait to share the HTTP/2 connection a sibling exchange is opening; over plain http (HTTP/1.1, no ALPN)
+            // waiting would only queue this exchange behind the other, so it opens a connection of its own.
+            if request.joinsConnection, request.url.hasPrefix("https://") { try handle.set(CURLOPT_PIPEWAIT, 1) }
             try handle.set(CURLOPT_USERAGENT, "ipcurl-httpdns")
             if !request.pins.isEmpty { try handle.set(CURLOPT_RESOLVE, list: request.pins.map(\.description)) }
             if !request.headers.isEmpty { try handle.set(CURLOPT_HTTPHEADER, list: request.headers) }

@@ -1,9 +1,11 @@
+import CCurl
 import CurlKit
 import HTTPDNS
 
 extension CurlError {
     /// The one place HTTPDNS's errors become curl's exit codes and message text:
-    /// - a configuration error is a usage error (exit 2) naming the option that set it (``ResolverFlag``);
+    /// - a configuration error is a usage error (exit 2) naming the option that set it (``ResolverFlag``), except
+    ///   a `--resolve` entry that does not parse: exit 49, as libcurl refuses it for curl;
     /// - a resolver that ran out of time is exit 28, `Resolving timed out after N milliseconds: HOST (...)`;
     /// - a transport that could not be set up keeps libcurl's own error;
     /// - everything else is exit 6, `Could not resolve host: HOST (REASON)`, as curl words it.
@@ -13,6 +15,10 @@ extension CurlError {
             return
         }
         switch error.kind {
+        case .configuration where error.setting == .staticEntry:
+            // curl hands --resolve to libcurl, which refuses the entry with exit 49.
+            self = CurlError(CURLE_SETOPT_OPTION_SYNTAX).with(
+                message: "Couldn't parse CURLOPT_RESOLVE entry \(error.settingValue ?? "''") (\(error.reason))")
         case .configuration:
             let flag = error.setting.map(ResolverFlag.name(for:)) ?? "resolver"
             self = .usage(flag + (error.settingValue.map { " \($0)" } ?? "") + ": " + error.reason)

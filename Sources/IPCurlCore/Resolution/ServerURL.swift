@@ -18,6 +18,9 @@ public enum ServerURL {
             if setting == .vendorServer, url.hasCredentials || url.query != nil {
                 throw .configuration(setting, value: redacted(text), "expected http:// or https://HOST[:PORT][/PATH]")
             }
+            guard (1...65535).contains(url.port) else {
+                throw .configuration(setting, value: redacted(text), "port \(url.port) is not 1-65535")
+            }
             servers.append(try HTTPDNSServer(scheme: url.scheme, host: url.host, port: url.port, path: url.path,
                                              query: url.query, userInfo: url.userInfo, serviceName: serviceName,
                                              setting: setting))
@@ -31,7 +34,7 @@ public enum ServerURL {
     }
 
     /// `text` cut at its query and with any user info dropped, for messages.
-    static func redacted(_ text: String) -> String {
+    public static func redacted(_ text: String) -> String {
         let shown = String(text.prefix { $0 != "?" && $0 != "#" })
         let parts = shown.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false)
         // scheme:, "", authority, path: drop everything up to the last '@' of the authority.

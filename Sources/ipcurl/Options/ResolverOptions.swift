@@ -48,22 +48,17 @@ struct ResolverOptions: ParsableArguments {
     func validate() throws {
         for url in doh {
             guard let parsed = try? CurlURL(url, guessScheme: false), parsed.scheme == "https" else {
-                throw ValidationError("--doh \(url): not an https:// URL")
+                throw ValidationError("--doh \(ResolveEntry.quoted(ServerURL.redacted(url))): not an https:// URL")
             }
         }
         for url in dohJSON {
             guard let parsed = try? CurlURL(url, guessScheme: false), parsed.scheme == "https" || parsed.scheme == "http" else {
-                throw ValidationError("--doh-json \(url): not an http(s):// URL")
+                throw ValidationError("--doh-json \(ResolveEntry.quoted(ServerURL.redacted(url))): not an http(s):// URL")
             }
         }
-        for entry in resolve { _ = try parsedEntry(entry) }
         for (name, value) in [("--connect-timeout", connectTimeout), ("--max-time", maxTime)] {
             if let value, !(value > 0 && value < 86_400 * 365) { throw ValidationError("\(name): expected positive seconds") }
         }
-    }
-
-    private func parsedEntry(_ text: String) throws -> ResolveEntry {
-        do { return try ResolveEntry(parsing: text) } catch { throw ValidationError(CurlError(error).message) }
     }
 
     /// TLS and timeouts; fails with exit 77 when the CA file cannot be read, as curl does.
@@ -71,9 +66,10 @@ struct ResolverOptions: ParsableArguments {
         if let cacert, !LocalFiles.isReadableFile(cacert) {
             throw CurlError.caCertBadFile.with(message: "error setting certificate file: \(cacert)")
         }
-        return TransportOptions(caFile: cacert, insecure: insecure,
-                                connectTimeoutMS: connectTimeout.map { Int($0 * 1000) },
-                                timeoutMS: maxTime.map { Int($0 * 1000) })
+        // As in curl, a limit under a millisecond is 0, which means no limit.
+        func milliseconds(_ seconds: Double?) -> Int? { seconds.map { Int($0 * 1000) }.flatMap { $0 > 0 ? $0 : nil } }
+        return TransportOptions(caFile: cacert, insecure: insecure, connectTimeoutMS: milliseconds(connectTimeout),
+                                timeoutMS: milliseconds(maxTime))
     }
 
     /// The resolver settings these options describe: at most one provider flag, else `IPCURL_DNS`, else DoH.

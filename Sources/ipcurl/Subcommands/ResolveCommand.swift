@@ -29,7 +29,8 @@ struct ResolveCommand: ParsableCommand {
     func validate() throws {
         guard (1...65535).contains(port) else { throw ValidationError("--port \(port): expected 1-65535") }
         for host in hosts where HostSpelling.lookupName(host) == nil {
-            throw ValidationError("\(host): not a host name (IP literals need no resolving)")
+            let why = IPAddress(host) != nil ? " (an IP literal needs no resolving)" : ""
+            throw ValidationError("\(ResolveEntry.quoted(host)): not a host name\(why)")
         }
     }
 
