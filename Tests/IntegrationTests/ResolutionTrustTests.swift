@@ -145,6 +145,8 @@ import Testing
         #expect(Date().timeIntervalSince(started) < 3)
         #expect(result.status == 6)
         for path in ["/a", "/b", "/c"] { #expect(result.stderr.contains("\(server)\(path): "), "\(path) not named: \(result.stderr)") }
+        // Each hedged server opened its own connection instead of waiting on the first one's silent connection.
+        #expect(!result.stderr.contains("Failed to resolve host"), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").filter { $0.hasPrefix("ipcurl:") }.count == 1, "one error line")
     }
 
@@ -225,6 +227,18 @@ import Testing
         #expect(hit.stderr.contains("cache hit"))
     }
 
+    @Test func anAnswerWhoseEveryAddressStaysSilentIsDroppedToo() throws {
+        let silent = try SilentListener()
+        let cache = try TemporaryDirectory()
+        let environment = ["IPCURL_CACHE_DIR": cache.path]
+        let url = "https://silent.test:\(silent.port)/"
+        let first = try ipcurl(aliyun + ["-v", "--connect-timeout", "0.5", url], environment: environment)
+        #expect(first.status == 28, "\(first.stderr)")
+        #expect(first.stderr.contains("every address failed; the cached answer is dropped"), "\(first.stderr)")
+        let second = try ipcurl(aliyun + ["-v", "--connect-timeout", "0.5", url], environment: environment)
+        #expect(second.stderr.contains("cache miss") && !second.stderr.contains("cache hit"), "\(second.stderr)")
+    }
+
     @Test func unusableAddressesAreDroppedAndCounted() throws {
         let result = try ipcurl(aliyun + ["-v", "--no-fallback", lab.https("unusable.test")])
         #expect(result.stderr.contains("* RESOLVE unusable.test:\(lab.httpsPort):127.0.0.2,[::1]\n"), "\(result.stderr)")
@@ -287,7 +301,71 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: home))
     }
 
+    @Test(.enabled(if: getuid() == 0, "needs root for a private mount namespace and port 53"))
+    func anAbsoluteNameFallsBackWithoutSearchDomains() throws {
+        // A DNS server that answers every *.corp name and logs each question: `foo.` must never become `foo.corp`.
+        let scratch = try TemporaryDirectory()
+        let log = scratch.path + "/queries"
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        server.arguments = ["-c", """
+            import socket, sys
+            s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.13", 53)); print("ready", flush=True)
+            while True:
+                q, peer = s.recvfrom(512); i, labels = 12, []
+                while q[i]: labels.append(q[i + 1:i + 1 + q[i]].decode()); i += 1 + q[i]
+                name, qtype = ".".join(labels).lower(), q[i + 1:i + 3]
+                open(sys.argv[1], "a").write(name + "\\n")
+                if name.endswith(".corp") and qtype == b"\\x00\\x01":
+                    s.sendto(q[:2] + b"\\x81\\x80\\x00\\x01\\x00\\x01\\x00\\x00\\x00\\x00" + q[12:i + 5]
+                             + b"\\xc0\\x0c\\x00\\x01\\x00\\x01\\x00\\x00\\x00\\x3c\\x00\\x04\\x7f\\x00\\x00\\x02", peer)
+                else:
+                    s.sendto(q[:2] + b"\\x81\\x83" + q[4:6] + b"\\x00\\x00\\x00\\x00\\x00\\x00" + q[12:i + 5], peer)
+            """, log]
+        let ready = Pipe()
+        server.standardOutput = ready
+        try server.run()
+        defer {
+            kill(server.processIdentifier, SIGKILL)
+            server.waitUntilExit()
+        }
+        #expect(String(decoding: ready.fileHandleForReading.availableData, as: UTF8.self).hasPrefix("ready"))
+        let resolv = scratch.path + "/resolv.conf"
+        try "nameserver 127.0.0.13\nsearch corp\noptions timeout:1 attempts:1\n".write(toFile: resolv, atomically: true, encoding: .utf8)
+        let script = "mount --bind \"$1\" /etc/resolv.conf && shift && exec \"$@\""
+        let result = try run("/usr/bin/unshare", ["-m", "/bin/sh", "-c", script, "sh", resolv, ipcurlBinary(), "--doh", lab.dohURL,
+                                                  "--cacert", lab.ca, "-w", "\n%{remote_ip}", "http://foo.:\(lab.httpPort)/"])
+        #expect(result.status == 6, "curl exits 6 for `foo.` here: \(result.stdout) \(result.stderr)")
+        let asked = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        #expect(asked.split(separator: "\n").contains("foo") && !asked.contains("foo.corp"), "asked: \(asked)")
+    }
+
     // MARK: Secrets and what reaches the terminal
+
+    @Test func usageErrorsRedactServerURLsAndEscapeHosts() throws {
+        let secrets = ["s3cret", "t0p"]
+        let runs = [
+            try ipcurl(["--doh", "http://user:s3cret@127.0.0.1:9/dns-query?token=t0p", lab.https("a.test")]),
+            try ipcurl(["--doh-json", "ftp://user:s3cret@127.0.0.1:9/resolve?token=t0p", lab.https("a.test")]),
+            try ipcurl(["--doh", "https://user:s3cret@127.0.0.1:99999/dns-query?token=t0p", lab.https("a.test")]),
+            try ipcurl([lab.https("a.test")], environment: ["IPCURL_DNS": "http://user:s3cret@127.0.0.1/?token=t0p"]),
+        ]
+        for run in runs {
+            #expect(run.status == 2, "\(run.stderr)")
+            for secret in secrets { #expect(!run.stderr.contains(secret), "\(secret) leaked: \(run.stderr)") }
+        }
+        let escaped = try ipcurl(["resolve", "--doh", lab.dohURL, "a\u{1B}[31m.test"])
+        #expect(escaped.status == 2 && escaped.stderr.contains("'a\\u{1B}[31m.test': not a host name"), "\(escaped.stderr)")
+        #expect(!escaped.stderr.contains("\u{1B}"))
+    }
+
+    @Test func limitsUnderAMillisecondMeanNoLimitAsInCurl() throws {
+        let result = try ipcurl(["-m", "0.0001", "--connect-timeout", "0.0001", "--resolve", "a.test:\(lab.httpsPort):127.0.0.2",
+                                 "--cacert", lab.ca, lab.https("a.test")])
+        let curl = try run("/usr/bin/curl", ["-sS", "-m", "0.0001", "--connect-timeout", "0.0001",
+                                             "--resolve", "a.test:\(lab.httpsPort):127.0.0.2", "--cacert", lab.ca, lab.https("a.test")])
+        #expect(curl.status == 0 && result.status == 0, "curl \(curl.status), ipcurl \(result.status): \(result.stderr)")
+    }
 
     @Test func theDNSPodTokenIsNeverSentOverPlainHTTP() throws {
         let name = "token-\(String(UInt32.random(in: 0...UInt32.max), radix: 16)).any.test"

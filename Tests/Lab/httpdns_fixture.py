@@ -69,7 +69,8 @@ ZONE = {
     "only-unusable.test": {"v4": ["0.0.0.0", "239.1.2.3"], "v6": ["::"]},
     "mapped.test": {"v6": ["::ffff:127.0.0.2"]},
     "many.test": {"v4": [f"127.0.1.{i}" for i in range(1, 21)] + ["127.0.0.2"]},  # 21: five are over the limit
-    "control.test": {"kind": "control"},  # error text and content type with terminal control characters
+    "control.test": {"kind": "control"},
+    "silent.test": {"v4": ["127.0.0.4"]},  # where tests run a listener that accepts and never answers  # error text and content type with terminal control characters
 }
 SLOW_SECONDS = 5
 EVIL = "evil.test"
