@@ -17,7 +17,8 @@ import Testing
         "many.test": (PolicyCleaningTests.manyV4 + PolicyCleaningTests.manyV6, 60, nil),
         "bad.test": (["0.0.0.0", "ff02::1"], 60, nil),
     ])
-    let system = CountingResolver(["bad.test": (["10.0.0.7"], 0, nil), "a.test": (["10.0.0.8"], 0, nil)])
+    let system = CountingResolver(["bad.test": (["10.0.0.7"], 0, nil), "bad.test.": (["10.0.0.7"], 0, nil),
+                                   "a.test": (["10.0.0.8"], 0, nil)])
 
     @Test func unusableAndDuplicateAddressesAreDroppedAndCounted() throws {
         let policy = ResolutionPolicy(staticEntries: [], resolver: table)
@@ -67,6 +68,7 @@ import Testing
         rescued.fallback = system
         #expect(try rescued.resolve(host: "bad.test.", port: 443).entry?.description == "bad.test.:443:10.0.0.7",
                 "a fallback answer is spelled as the request too")
+        #expect(system.asked.withLock { $0 } == ["bad.test."], "the system resolver is asked the absolute name (no search domains)")
     }
 
     @Test func aStaticEntryMatchesAnySpellingAndIsSpelledAsTheRequest() throws {
