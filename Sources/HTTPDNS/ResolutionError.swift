@@ -188,9 +188,15 @@ public struct ResolutionError: Error, Sendable, Equatable, CustomStringConvertib
     /// The same error with `more` failures after its own (a fallback that failed too); other kinds become
     /// `unavailable` with their reason as the first failure.
     public func adding(_ more: [ServerFailure]) -> ResolutionError {
-        if case .unavailable(let host, let failures) = storage { return .unavailable(host, failures + more) }
-        if case .configuration = storage { return self }
-        let first = ServerFailure(server: "HTTPDNS", phase: kind == .timedOut ? .timeout : .answer, cause: reason)
+        let first: ServerFailure
+        switch storage {
+        case .configuration: return self
+        case .unavailable(let host, let failures): return .unavailable(host, failures + more)
+        case .noAddress(_, let source, let reason): first = ServerFailure(server: source, phase: .answer, cause: reason)
+        case .timedOut(_, let milliseconds, let provider):
+            first = ServerFailure(server: provider, phase: .timeout, cause: "no answer within \(milliseconds) ms")
+        case .invalidName: first = ServerFailure(server: "HTTPDNS", phase: .notAsked, cause: reason)
+        }
         return .unavailable(host, [first] + more)
     }
 
