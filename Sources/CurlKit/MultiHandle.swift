@@ -65,7 +65,8 @@ public final class MultiHandle {
             if !finished.isEmpty || waitLeft == 0 { break }
             let slice = Int32(min(waitLeft, 1000))
             let clock = ContinuousClock(), began = clock.now
-            curl_multi_poll(raw, nil, 0, slice, nil)
+            let polled = curl_multi_poll(raw, nil, 0, slice, nil)
+            guard polled == CURLM_OK else { throw Self.error("curl_multi_poll", polled) }
             waitLeft = max(0, waitLeft - max(1, (clock.now - began).wholeMilliseconds))
         }
         return finished
@@ -74,8 +75,8 @@ public final class MultiHandle {
     /// Performs every handle concurrently to the end and returns, per handle and in order, `nil` on success or
     /// its error.
     public func perform(_ handles: [EasyHandle]) throws(CurlError) -> [CurlError?] {
+        defer { for easy in handles { remove(easy) } }  // also the ones added before an add failed
         for easy in handles { try add(easy) }
-        defer { for easy in handles { remove(easy) } }
         var results: [UnsafeMutableRawPointer: CurlError?] = [:]
         while results.count < handles.count, !active.isEmpty {
             for done in try run(upToMilliseconds: 1000) { results[done.handle.raw] = .some(done.error) }

@@ -33,9 +33,6 @@ public struct LookupBudget: Sendable {
     /// A fresh budget of the same size from now, under the same outer deadline: the next host's lookup.
     public func renewed() -> LookupBudget { LookupBudget(milliseconds: milliseconds, endingBy: outerDeadline) }
 
-    /// No limit.
-    public static let unlimited = LookupBudget(milliseconds: nil)
-
     /// Milliseconds left (0 when spent); `nil` without a limit.
     public var remainingMS: Int? {
         deadline.map { max(0, Self.milliseconds(of: $0 - ContinuousClock.now)) }

@@ -23,6 +23,15 @@ public enum Printable {
         return escaped(String(kept)) + "..."
     }
 
+    /// ``excerpt(_:limit:)`` in single quotes, `...` after the closing quote marking a cut.
+    public static func quotedExcerpt(_ text: some StringProtocol, limit: Int) -> String {
+        let scalars = text.unicodeScalars
+        guard scalars.count > limit else { return quoted(text) }
+        var kept = String.UnicodeScalarView()
+        kept.append(contentsOf: scalars.prefix(limit))
+        return quoted(String(kept)) + "..."
+    }
+
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned: true

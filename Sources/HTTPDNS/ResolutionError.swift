@@ -185,19 +185,24 @@ public struct ResolutionError: Error, Sendable, Equatable, CustomStringConvertib
         }
     }
 
-    /// The same error with `more` failures after its own (a fallback that failed too); other kinds become
-    /// `unavailable` with their reason as the first failure.
-    public func adding(_ more: [ServerFailure]) -> ResolutionError {
-        let first: ServerFailure
+    /// The error as a list of server failures: its own for `unavailable`, else one failure standing for the whole
+    /// answer (the source's definite "no address", a provider that ran out of time). Empty for a configuration error.
+    public var serverFailures: [ServerFailure] {
         switch storage {
-        case .configuration: return self
-        case .unavailable(let host, let failures): return .unavailable(host, failures + more)
-        case .noAddress(_, let source, let reason): first = ServerFailure(server: source, phase: .answer, cause: reason)
+        case .configuration: []
+        case .unavailable(_, let failures): failures
+        case .noAddress(_, let source, let reason): [ServerFailure(server: source, phase: .answer, cause: reason)]
         case .timedOut(_, let milliseconds, let provider):
-            first = ServerFailure(server: provider, phase: .timeout, cause: "no answer within \(milliseconds) ms")
-        case .invalidName: first = ServerFailure(server: "HTTPDNS", phase: .notAsked, cause: reason)
+            [ServerFailure(server: provider, phase: .timeout, cause: "no answer within \(milliseconds) ms")]
+        case .invalidName: [ServerFailure(server: "HTTPDNS", phase: .notAsked, cause: reason)]
         }
-        return .unavailable(host, [first] + more)
+    }
+
+    /// The same error with `more` failures after its own (a fallback that failed too), as `unavailable`; a
+    /// configuration error stays as it is.
+    public func adding(_ more: [ServerFailure]) -> ResolutionError {
+        if case .configuration = storage { return self }
+        return .unavailable(host, serverFailures + more)
     }
 
     /// The same error about `host` instead (a batch lookup's error, worded per host).

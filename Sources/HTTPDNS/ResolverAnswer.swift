@@ -91,11 +91,6 @@ public struct ResolverAnswer: Sendable, Equatable {
         self.trail = trail
     }
 
-    /// The same answer with only `addresses` (a non-empty subset, e.g. after unusable ones were dropped).
-    public func keeping(_ addresses: [IPAddress]) -> ResolverAnswer {
-        ResolverAnswer(host: host, addresses: addresses, ttl: ttl, originTTL: originTTL, source: source, trail: trail)
-    }
-
     /// A provider's TTL number made sane: negative becomes 0, more than ``maximumTTL`` becomes ``maximumTTL``.
     public static func clampedTTL(_ seconds: Int64) -> UInt32 {
         UInt32(min(max(seconds, 0), Int64(maximumTTL)))

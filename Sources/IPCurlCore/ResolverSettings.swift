@@ -37,6 +37,9 @@ public struct ResolverSettings: Sendable {
     /// `-4`/`-6`.
     public var families = AddressFamilies.both
 
+    /// libcurl's connect timeout when none is set (300 s): the bound of a system lookup without `--connect-timeout`.
+    static let defaultConnectTimeoutMS = 300_000
+
     /// Defaults: the embedded DoH servers, no static entries, no cache, system fallback.
     public init() {}
 
@@ -52,7 +55,7 @@ public struct ResolverSettings: Sendable {
         policy.staleSeconds = staleSeconds
         policy.fallback = fallback ? SystemResolver() : nil
         policy.lookupTimeoutMS = dnsTimeoutMS
-        policy.fallbackTimeoutMS = transport.connectTimeoutMS
+        policy.fallbackTimeoutMS = transport.connectTimeoutMS ?? Self.defaultConnectTimeoutMS
         return policy
     }
 
@@ -72,11 +75,6 @@ public struct ResolverSettings: Sendable {
                 HostName.normalized($0.host) == HostName.normalized(server.host) && $0.port == server.port
             }
         }.map { "server \($0.label): its name is looked up by the system resolver (pin it with --resolve)" }
-    }
-
-    /// The provider's settings, checked without asking anything: a usage error names the flag at fault.
-    public func validate(transport: TransportOptions) throws(CurlError) {
-        do { _ = try resolver(transport: transport) } catch { throw CurlError(error) }
     }
 
     /// What identifies the provider in cache keys: kind, account, servers, mode, client IP and the TLS trust the
@@ -136,7 +134,7 @@ public struct ResolverSettings: Sendable {
             }
             return DNSPodResolver(mode: mode, clientIP: clientIP, client: vendorClient)
         case .command(let command):
-            return try CommandResolver(command: command)
+            return try CommandResolver(command: command, hiddenVariablePrefixes: ["IPCURL_"])  // ipcurl's secrets
         }
     }
 
@@ -156,7 +154,7 @@ public struct ResolverSettings: Sendable {
             }
         case (_?, nil, _): throw .configuration(.dnspodID, "needs --dnspod-key-file or IPCURL_DNSPOD_KEY")
         case (nil, _?, _): throw .configuration(.dnspodKey, "needs --dnspod-id")
-        case (_?, _?, _?): throw .configuration(.dnspodToken, "and --dnspod-id are different modes; choose one")
+        case (_?, _?, _?): throw .configuration(.dnspodToken, "cannot be combined with --dnspod-id (a different mode)")
         }
     }
 }

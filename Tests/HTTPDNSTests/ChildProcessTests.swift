@@ -9,7 +9,8 @@ import Testing
 /// variable names are unique to this file, so no other suite (they run in parallel) reads or writes them.
 @Suite(.serialized) struct ChildProcessTests {
     func run(_ script: String, timeoutMS: Int = 5_000) throws -> ChildProcess.Completed {
-        try ChildProcess.run(["sh", "-c", script], timeoutMS: timeoutMS, outputLimit: 65_536, errorOutputLimit: 4_096)
+        try ChildProcess.run(["sh", "-c", script], hiding: ["IPCURL_"], timeoutMS: timeoutMS, outputLimit: 65_536,
+                             errorOutputLimit: 4_096)
     }
 
     func lines(_ bytes: [UInt8]) -> [String] {

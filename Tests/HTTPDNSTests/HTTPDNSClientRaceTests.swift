@@ -256,15 +256,27 @@ func testServer(_ host: String, scheme: String = "https", port: Int = 443, path:
         #expect(transport.starts(of: "s3.test").isEmpty)
     }
 
-    @Test func aTransportThatCannotStartARequestStopsTheLookup() throws {
-        struct SetupFailed: Error {}
+    @Test func aServerWhoseRequestCannotBeSetUpFailsAndTheNextIsAsked() throws {
+        struct SetupFailed: Error, CustomStringConvertible { var description: String { "no handle" } }
         let transport = ScriptedTransport()
-        transport.script("s1.test", .silent)
+        transport.script("s2.test", .answer(afterMS: 5, HTTPDNSResponse(status: 200, body: Array("ok:127.0.0.2".utf8))))
         transport.startError = .unavailable("", [], underlying: SetupFailed())
-        let client = HTTPDNSClient(servers: [try testServer("s1.test")], transport: transport)
+        transport.startErrorKey = "s1.test"
+        let client = HTTPDNSClient(servers: [try testServer("s1.test"), try testServer("s2.test")], transport: transport)
         let (result, _) = ask(client, LookupBudget(milliseconds: 1_000))
-        let error = try #require(throws: ResolutionError.self) { try result.get() }
-        #expect(error.underlying is SetupFailed && !error.allowsFallback)
+        let reply = try result.get()
+        #expect(reply.server == "https://s2.test:443")
+        #expect(reply.trail.first == "skipped https://s1.test:443: no handle", "\(reply.trail)")
+    }
+
+    @Test func aServerErrorStatusFailsTheServerWhateverTheTransport() throws {
+        let transport = ScriptedTransport()
+        transport.script("s1.test", .answer(afterMS: 1, HTTPDNSResponse(status: 503, body: Array("busy".utf8))))
+        transport.script("s2.test", .answer(afterMS: 5, HTTPDNSResponse(status: 200, body: Array("ok:127.0.0.2".utf8))))
+        let client = HTTPDNSClient(servers: [try testServer("s1.test"), try testServer("s2.test")], transport: transport)
+        let (result, _) = ask(client, LookupBudget(milliseconds: 1_000))
+        let reply = try result.get()
+        #expect(reply.server == "https://s2.test:443" && reply.trail.first == "skipped https://s1.test:443: HTTP 503")
     }
 
     @Test func withoutServersThereIsNobodyToAsk() throws {

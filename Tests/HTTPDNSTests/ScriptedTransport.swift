@@ -60,8 +60,10 @@ final class ScriptedTransport: HTTPDNSTransport {
     private(set) var waits: [Int] = []
     /// Extra milliseconds every wait sleeps past its end (a stalled event loop).
     var oversleepMS = 0
-    /// When set, `start` throws it (a transport that cannot set up a request).
+    /// When set, `start` throws it (a transport that cannot set up a request), for URLs containing
+    /// ``startErrorKey`` when that is set, else for every URL.
     var startError: ResolutionError?
+    var startErrorKey: String?
 
     init() {}
 
@@ -74,7 +76,7 @@ final class ScriptedTransport: HTTPDNSTransport {
     // MARK: HTTPDNSTransport
 
     func start(_ request: HTTPDNSRequest) throws(ResolutionError) -> Int {
-        if let startError { throw startError }
+        if let startError, startErrorKey.map({ request.url.contains($0) }) ?? true { throw startError }
         let ticket = nextTicket
         nextTicket += 1
         let now = ContinuousClock.now

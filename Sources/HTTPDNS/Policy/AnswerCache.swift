@@ -244,18 +244,18 @@ public struct AnswerCache: Sendable {
     /// files that do not parse. Best effort: a file that cannot be removed stays until the next trim.
     private func trim(keeping: Set<String>) {
         let now = Int64(time(nil))
-        var entries: [(modified: (Int64, Int64), name: String)] = [], entryCount = 0
-        for name in entryNames(includingTemporary: true) {
+        let names = entryNames(includingTemporary: true)
+        for name in names where name.hasPrefix(Self.temporaryPrefix) {
             let path = directory + "/" + name
-            if name.hasPrefix(Self.temporaryPrefix) {
-                if let modified = Self.modified(path), now - modified.0 > Self.temporaryMaximumAgeSeconds { unlink(path) }
-                continue
-            }
-            entryCount += 1
-            guard !keeping.contains(name), let modified = Self.modified(path) else { continue }
-            entries.append((modified, name))
+            if let modified = Self.modified(path), now - modified.0 > Self.temporaryMaximumAgeSeconds { unlink(path) }
         }
-        guard entryCount > maximumEntries else { return }
+        let entryNames = names.filter { !$0.hasPrefix(Self.temporaryPrefix) }
+        var entryCount = entryNames.count
+        guard entryCount > maximumEntries else { return }  // the common case: no lstat per entry
+        var entries: [(modified: (Int64, Int64), name: String)] = []
+        for name in entryNames where !keeping.contains(name) {
+            if let modified = Self.modified(directory + "/" + name) { entries.append((modified, name)) }
+        }
         entries.sort { ($0.modified.0, $0.modified.1, $0.name) < ($1.modified.0, $1.modified.1, $1.name) }
         let target = maximumEntries - maximumEntries / 10
         for entry in entries where entryCount > target {

@@ -12,6 +12,7 @@ import Darwin
 public final class BackgroundTask<Value: Sendable> {
     private let result = ResultSlot<Value>()
     private var thread: pthread_t?
+    private var abandoned = false
 
     /// Starts `work` at once; if no thread can be started it runs here, before `init` returns.
     public init(_ work: @escaping @Sendable () -> Value) {
@@ -24,8 +25,9 @@ public final class BackgroundTask<Value: Sendable> {
         if thread == nil { job.run() }
     }
 
-    /// Waits for the work to finish and returns its value.
+    /// Waits for the work to finish and returns its value. Not after ``wait(until:)`` gave up on it.
     public func wait() -> Value {
+        precondition(!abandoned, "the work was abandoned by wait(until:)")
         if let thread {
             pthread_join(thread, nil)
             self.thread = nil
@@ -35,22 +37,27 @@ public final class BackgroundTask<Value: Sendable> {
 
     /// Waits at most until `deadline` (`nil`: no limit) and returns the value, or `nil` when the work has not
     /// finished by then; the thread is then left to finish on its own and its value is dropped.
+    ///
+    /// `sem_timedwait` measures against the wall clock, so the wait goes in slices of at most 100 ms, each
+    /// checked against the monotonic `deadline`: a wall clock that jumps cannot stretch or cut it.
     public func wait(until deadline: ContinuousClock.Instant?) -> Value? {
         guard let deadline, thread != nil else { return wait() }
-        let left = deadline - ContinuousClock.now
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        let nanoseconds = max(0, left.components.seconds) * 1_000_000_000 + max(0, left.components.attoseconds / 1_000_000_000)
-        let total = Int64(now.tv_nsec) + nanoseconds
-        var until = timespec(tv_sec: now.tv_sec + Int(total / 1_000_000_000), tv_nsec: Int(total % 1_000_000_000))
-        while sem_timedwait(result.done, &until) != 0 {
-            guard errno == EINTR else {
-                if let thread { pthread_detach(thread) }
-                thread = nil
-                return nil
-            }
+        while true {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { break }
+            let slice = min(left, .milliseconds(100))
+            var now = timespec()
+            clock_gettime(CLOCK_REALTIME, &now)
+            let total = Int64(now.tv_nsec) + slice.components.seconds * 1_000_000_000 + slice.components.attoseconds / 1_000_000_000
+            var until = timespec(tv_sec: now.tv_sec + Int(total / 1_000_000_000), tv_nsec: Int(total % 1_000_000_000))
+            if sem_timedwait(result.done, &until) == 0 { return wait() }
+            guard errno == EINTR || errno == ETIMEDOUT else { break }
         }
-        return wait()
+        if sem_trywait(result.done) == 0 { return wait() }  // finished at the last moment
+        if let thread { pthread_detach(thread) }
+        thread = nil
+        abandoned = true
+        return nil
     }
 
     deinit { if let thread { pthread_join(thread, nil) } }

@@ -183,7 +183,7 @@ public final class ResolutionPolicy {
                 resolution.fallbackReason = failure
                 return resolution
             }
-            .mapError { second in failure.adding(second.kind == .unavailable ? second.failures : [.init(server: SystemResolver.label, phase: .answer, cause: second.reason)]) }
+            .mapError { second in failure.adding(second.serverFailures) }
     }
 
     // MARK: Cache
@@ -231,10 +231,10 @@ public final class ResolutionPolicy {
     private func startRefresh(_ hosts: [String], port: Int) {
         guard let makeResolver, let cache, refresh == nil else { return }
         let provider = self.provider
-        let lookupTimeoutMS = self.lookupTimeoutMS
+        let lookupTimeoutMS = self.lookupTimeoutMS, deadline = self.deadline
         let families = self.families.families
         refresh = BackgroundTask {
-            let budget = LookupBudget(milliseconds: lookupTimeoutMS)
+            let budget = LookupBudget(milliseconds: lookupTimeoutMS, endingBy: deadline)
             let answers: [Result<ResolverAnswer, ResolutionError>]
             do throws(ResolutionError) { answers = try makeResolver().resolve(hosts: hosts, port: port, within: budget) } catch {
                 answers = hosts.map { .failure(error.about($0)) }

@@ -9,7 +9,8 @@ import Musl
 ///
 /// The child inherits descriptors 0, 1 and 2 only: every descriptor from 3 up is closed in it before `exec`,
 /// close-on-exec or not (a TLS socket libcurl left open, say). Its environment is ours minus every variable whose
-/// name starts with `IPCURL_`, since those carry secrets (`IPCURL_HTTPDNS_SECRET`, `IPCURL_DNSPOD_TOKEN`, …).
+/// name starts with one of the caller's hidden prefixes (a program's own secret variables, such as ipcurl's
+/// `IPCURL_`).
 ///
 /// The result is the child's: once the child itself has exited, whatever is already in the pipes is read without
 /// waiting for end of file, so a grandchild still holding stdout open (`sleep 30 &`) cannot turn a finished run
@@ -47,9 +48,9 @@ enum ChildProcess {
     }
 
     /// Runs `arguments` (`arguments[0]` is looked up on `PATH` like `execvp`) with the parent's environment
-    /// minus its `IPCURL_` variables.
-    static func run(_ arguments: [String], timeoutMS: Int, outputLimit: Int, errorOutputLimit: Int)
-        throws(Failure) -> Completed {
+    /// minus the variables whose names start with one of `hiddenPrefixes`.
+    static func run(_ arguments: [String], hiding hiddenPrefixes: [String] = [], timeoutMS: Int, outputLimit: Int,
+                    errorOutputLimit: Int) throws(Failure) -> Completed {
         let deadline = monotonicMS() + Int64(max(timeoutMS, 1))
         let output = try closeOnExecPipe()
         defer { close(output[0]) }
@@ -59,7 +60,7 @@ enum ChildProcess {
             throw error
         }
         defer { close(errors[0]) }
-        let spawned = Result { () throws(Failure) in try spawn(arguments, output: output[1], errorOutput: errors[1]) }
+        let spawned = Result { () throws(Failure) in try spawn(arguments, hiding: hiddenPrefixes, output: output[1], errorOutput: errors[1]) }
         close(output[1])
         close(errors[1])
         let pid = try spawned.get()
@@ -110,7 +111,8 @@ enum ChildProcess {
         return dlsym(program, name)
     }
 
-    private static func spawn(_ arguments: [String], output: Int32, errorOutput: Int32) throws(Failure) -> pid_t {
+    private static func spawn(_ arguments: [String], hiding hiddenPrefixes: [String], output: Int32,
+                              errorOutput: Int32) throws(Failure) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         var attributes = posix_spawnattr_t()
         guard posix_spawn_file_actions_init(&actions) == 0 else { throw .system("posix_spawn_file_actions_init") }
@@ -136,7 +138,7 @@ enum ChildProcess {
 
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        guard let envp = childEnvironment() else { throw .system("out of memory") }
+        guard let envp = childEnvironment(hiding: hiddenPrefixes) else { throw .system("out of memory") }
         defer { envp.forEach { free($0) } }
         var pid = pid_t()
         let result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
@@ -177,13 +179,13 @@ enum ChildProcess {
         return fds
     }
 
-    /// Copies of the `environ` entries whose names do not start with `IPCURL_`, then nil; the caller frees
-    /// them. Nil when out of memory.
-    private static func childEnvironment() -> [UnsafeMutablePointer<CChar>?]? {
+    /// Copies of the `environ` entries whose names start with none of `hiddenPrefixes`, then nil; the caller
+    /// frees them. Nil when out of memory.
+    private static func childEnvironment(hiding hiddenPrefixes: [String]) -> [UnsafeMutablePointer<CChar>?]? {
         var entries: [UnsafeMutablePointer<CChar>?] = []
         var cursor: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = environ  // nil after clearenv()
         while let variables = cursor, let entry = variables.pointee {
-            if strncmp(entry, "IPCURL_", 7) != 0 {
+            if !hiddenPrefixes.contains(where: { strncmp(entry, $0, $0.utf8.count) == 0 }) {
                 guard let copy = strdup(entry) else {
                     entries.forEach { free($0) }
                     return nil

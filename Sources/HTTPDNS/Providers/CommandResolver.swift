@@ -10,7 +10,7 @@ import Musl
 /// shell (put anything fancier in a script). The first word is found on `PATH` as `execvp` does, and the host
 /// and the port are appended as the last two arguments: `--resolver-cmd "my-dns --zone prod"` runs
 /// `my-dns --zone prod a.test 443`. The program reads `/dev/null`, inherits no other descriptor and the
-/// environment without any `IPCURL_*` variable (those may hold secrets), and runs in its own process group.
+/// environment without the variables the caller hides (secrets), and runs in its own process group.
 ///
 /// It must exit 0 within the timeout having printed, for exactly the host and port it was given, lines of
 /// `HOST:PORT:ADDRESS[,ADDRESS]...` (IPv6 bracketed or bare). The host matches case-insensitively with or
@@ -33,8 +33,13 @@ public struct CommandResolver: Resolver, Sendable {
     /// The command's words; the host and port are appended to these.
     public let arguments: [String]
 
-    /// A resolver running `command`, split on ASCII whitespace; throws a configuration error when it has no words.
-    public init(command: String) throws(ResolutionError) {
+    /// Prefixes of environment variable names the program does not see (ipcurl hides `IPCURL_`).
+    public let hiddenVariablePrefixes: [String]
+
+    /// A resolver running `command`, split on ASCII whitespace, hiding variables that start with one of
+    /// `hiddenVariablePrefixes` from it; throws a configuration error when the command has no words.
+    public init(command: String, hiddenVariablePrefixes: [String] = []) throws(ResolutionError) {
+        self.hiddenVariablePrefixes = hiddenVariablePrefixes
         let words = command.unicodeScalars.split { $0.isASCII && $0.properties.isWhitespace }.map { String($0) }
         guard !words.isEmpty else { throw .configuration(.resolverCommand, "empty command") }
         guard !command.utf8.contains(0) else { throw .configuration(.resolverCommand, "command contains a NUL byte") }
@@ -51,10 +56,10 @@ public struct CommandResolver: Resolver, Sendable {
         }
         let label = "resolver command \(Printable.quoted(programName))"
         func failed(_ cause: String) -> ResolutionError { .unavailable(name, [.init(server: label, phase: .answer, cause: cause)]) }
-        let timeoutMS = max(budget.remainingMS ?? Self.unlimitedMS, 1)
+        let timeoutMS = min(max(budget.remainingMS ?? Self.unlimitedMS, 1), Self.unlimitedMS)
         let completed: ChildProcess.Completed
         do {
-            completed = try ChildProcess.run(arguments + [name, String(port)], timeoutMS: timeoutMS,
+            completed = try ChildProcess.run(arguments + [name, String(port)], hiding: hiddenVariablePrefixes, timeoutMS: timeoutMS,
                                              outputLimit: Self.outputLimit, errorOutputLimit: Self.errorOutputLimit)
         } catch {
             switch error {
@@ -126,9 +131,5 @@ public struct CommandResolver: Resolver, Sendable {
     }
 
     /// `text` quoted with control characters escaped, its first `limit` characters only, `...` marking a cut.
-    static func excerpt(_ text: some StringProtocol, limit: Int) -> String {
-        let scalars = text.unicodeScalars
-        guard scalars.count > limit else { return Printable.quoted(text) }
-        return "'" + Printable.excerpt(text, limit: limit).dropLast(3) + "'..."
-    }
+    static func excerpt(_ text: some StringProtocol, limit: Int) -> String { Printable.quotedExcerpt(text, limit: limit) }
 }

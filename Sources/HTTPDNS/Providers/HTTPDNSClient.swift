@@ -133,23 +133,28 @@ private struct Race<Value> {
             // no longer running), at once when none is running.
             var hedgeAt = tickets.keys.compactMap { startedAt[$0] }.max().map { $0 + .milliseconds(hedge) }
             if next < client.servers.count, hedgeAt.map({ ContinuousClock.now >= $0 }) ?? true {
-                if !tickets.isEmpty, let silent = tickets.keys.min() {
+                if let silent = tickets.keys.max(by: { startedAt[$0]! < startedAt[$1]! }) {
                     trail.append("race: \(client.servers[silent].label): no answer after \(hedge) ms; also asking \(client.servers[next].label)")
                 }
-                try start(next)
+                start(next)
                 next += 1
                 hedgeAt = ContinuousClock.now + .milliseconds(hedge)
             }
-            if tickets.isEmpty { try giveUp() }
+            if tickets.isEmpty {
+                if next < client.servers.count { continue }  // the one just started could not be asked
+                try giveUp()
+            }
             var wait = budget.remainingMS ?? Int.max
             if next < client.servers.count, let hedgeAt {
-                wait = min(wait, LookupBudget.milliseconds(of: hedgeAt - ContinuousClock.now))
+                wait = min(wait, LookupBudget.milliseconds(of: hedgeAt - ContinuousClock.now) + 1)  // rounded up: no spin
             }
             for completion in transport.wait(milliseconds: max(0, wait)) {
                 guard let server = tickets.first(where: { $0.value.contains(completion.ticket) })?.key else { continue }
                 switch completion.result {
                 case .failure(let failure):
                     fail(server, phase: failure.phase, failure.message)
+                case .success(let response) where response.status >= 500:
+                    fail(server, phase: .http, "HTTP \(response.status)")
                 case .success(let response):
                     guard let index = tickets[server]?.firstIndex(of: completion.ticket) else { continue }
                     responses[server, default: [:]][index] = response
@@ -161,19 +166,21 @@ private struct Race<Value> {
         }
     }
 
-    private mutating func start(_ server: Int) throws(ResolutionError) {
+    private mutating func start(_ server: Int) {
         let transport = client.transport
         var started: [Int] = []
+        startedAt[server] = ContinuousClock.now
         for (index, request) in requests.enumerated() {
             let exchange = client.request(request, to: client.servers[server], headers: headers,
                                           timeoutMS: budget.remainingMS.map { max(1, $0) }, joinsConnection: index > 0)
             do { started.append(try transport.start(exchange)) } catch {
-                for ticket in started { transport.cancel(ticket) }
-                throw error
+                // This server cannot even be asked (its request could not be set up): the race goes on without it.
+                tickets[server] = started
+                fail(server, phase: .connect, error.underlying.map { "\($0)" } ?? error.reason)
+                return
             }
         }
         tickets[server] = started
-        startedAt[server] = ContinuousClock.now
     }
 
     /// The reply when `verdict` ends the race; `nil` when the race goes on without this server.

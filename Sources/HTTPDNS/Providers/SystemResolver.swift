@@ -21,7 +21,7 @@ public struct SystemResolver: Resolver, Sendable {
     public func resolve(_ host: String, port: Int, within budget: LookupBudget) throws(ResolutionError) -> ResolverAnswer {
         let lookup = BackgroundTask { Self.lookup(host) }
         guard let result = lookup.wait(until: budget.deadline) else {
-            let spent = budget.milliseconds.map { "\($0) ms" } ?? "its time"
+            let spent = budget.initialMS.map { "\($0) ms" } ?? "its time"
             throw ResolutionError.unavailable(host, [.init(server: Self.label, phase: .timeout, cause: "no answer within \(spent)")])
         }
         return try result.get()
@@ -45,7 +45,8 @@ public struct SystemResolver: Resolver, Sendable {
             node = info.ai_next
         }
         guard !addresses.isEmpty else { return .failure(.noAddress(host, source: label, "no addresses")) }
-        return .success(ResolverAnswer(host: host, addresses: addresses, ttl: 0, source: .system))
+        // Asked as spelled (an absolute `foo.` keeps its dot), answered for the plain name, as every answer is.
+        return .success(ResolverAnswer(host: HostName.normalized(host) ?? host, addresses: addresses, ttl: 0, source: .system))
     }
 
     private static func address(_ info: addrinfo) -> IPAddress? {

@@ -15,9 +15,13 @@ final class CurlTransport: HTTPDNSTransport {
 
     private final class Exchange {
         let handle: EasyHandle
+        let limit: Int
         var body: [UInt8] = []
         var overflowed = false
-        init(handle: EasyHandle) { self.handle = handle }
+        init(handle: EasyHandle, limit: Int) {
+            self.handle = handle
+            self.limit = limit
+        }
     }
 
     /// A transport that verifies and times out as `options` say (its `timeoutMS` is ignored: each request
@@ -30,7 +34,7 @@ final class CurlTransport: HTTPDNSTransport {
     func start(_ request: HTTPDNSRequest) throws(ResolutionError) -> Int {
         do throws(CurlError) {
             let handle = try EasyHandle()
-            let exchange = Exchange(handle: handle)
+            let exchange = Exchange(handle: handle, limit: request.maximumBody)
             var options = self.options
             options.timeoutMS = request.timeoutMS
             try options.apply(to: handle)
@@ -41,16 +45,15 @@ final class CurlTransport: HTTPDNSTransport {
                 try handle.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(body.count))
             }
             try handle.set(CURLOPT_PROTOCOLS_STR, "http,https")
-            try handle.set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
+            try? handle.set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)  // a libcurl without HTTP/2 stays on 1.1
             // Wait to share the HTTP/2 connection a sibling exchange is opening; over plain http (HTTP/1.1, no ALPN)
             // waiting would only queue this exchange behind the other, so it opens a connection of its own.
             if request.joinsConnection, request.url.hasPrefix("https://") { try handle.set(CURLOPT_PIPEWAIT, 1) }
             try handle.set(CURLOPT_USERAGENT, "ipcurl-httpdns")
             if !request.pins.isEmpty { try handle.set(CURLOPT_RESOLVE, list: request.pins.map(\.description)) }
             if !request.headers.isEmpty { try handle.set(CURLOPT_HTTPHEADER, list: request.headers) }
-            let limit = request.maximumBody
             handle.onBody = { [unowned exchange] chunk in
-                guard exchange.body.count + chunk.count <= limit else {
+                guard exchange.body.count + chunk.count <= exchange.limit else {
                     exchange.overflowed = true
                     return false
                 }
@@ -88,13 +91,11 @@ final class CurlTransport: HTTPDNSTransport {
 
     private static func outcome(_ exchange: Exchange, _ error: CurlError?) -> Result<HTTPDNSResponse, HTTPDNSTransportFailure> {
         if exchange.overflowed {
-            return .failure(.init(phase: .http, message: "answer larger than \(HTTPDNSClient.maximumBody) bytes"))
+            return .failure(.init(phase: .http, message: "answer larger than \(exchange.limit) bytes"))
         }
         if let error { return .failure(.init(phase: phase(of: error), message: Printable.escaped(error.message))) }
         let handle = exchange.handle
-        let status = handle.info(long: CURLINFO_RESPONSE_CODE)
-        if status >= 500 { return .failure(.init(phase: .http, message: "HTTP \(status)")) }
-        return .success(HTTPDNSResponse(status: status, contentType: handle.info(string: CURLINFO_CONTENT_TYPE) ?? "",
+        return .success(HTTPDNSResponse(status: handle.info(long: CURLINFO_RESPONSE_CODE), contentType: handle.info(string: CURLINFO_CONTENT_TYPE) ?? "",
                                         body: exchange.body))
     }
 
