@@ -1,7 +1,7 @@
 /// The time one lookup may take: each host of each hop and each retry attempt gets its own budget.
 ///
-/// The budget is the provider's time limit (ipcurl's `--dns-timeout`) from the moment the lookup starts, cut
-/// short by an outer deadline (the request's `--max-time`) when that comes first.
+/// The budget is the provider's time limit from the moment the lookup starts, cut short by an outer deadline
+/// (the whole request's time limit, such as curl's `--max-time`) when that comes first.
 public struct LookupBudget: Sendable {
     /// When the lookup must have finished; `nil` for no limit.
     public let deadline: ContinuousClock.Instant?

@@ -8,9 +8,9 @@ public enum AnswerSource: Sendable, Equatable, CustomStringConvertible {
     case aliyun(server: String)
     /// Tencent DNSPod HTTPDNS, named by the server's scheme, host and port only (never the query).
     case dnspod(server: String)
-    /// A `--resolver-cmd` program, named by its first word.
+    /// A resolver program (``CommandResolver``), named by its first word.
     case command(String)
-    /// A `--resolve HOST:PORT:ADDR` entry from the command line.
+    /// A static `HOST:PORT:ADDR` entry (curl's `--resolve`).
     case staticEntry
     /// The operating system's resolver, the fallback when HTTPDNS gave no usable address.
     case system

@@ -1,12 +1,12 @@
 /// How one resolution used the answer cache, for `-v`.
 public enum CacheUse: Sendable, Equatable {
-    /// No cache was consulted: disabled, an IP literal, a `--resolve` entry, or the system fallback.
+    /// No cache was consulted: disabled, an IP literal, a static entry, or the system fallback.
     case off
     /// Not in the cache (or expired): the provider was asked and the answer stored when its TTL allows.
     case miss
     /// A fresh cached answer with this many seconds left.
     case hit(remaining: UInt32)
-    /// An expired answer served inside the `--dns-stale` window, this many seconds past expiry, while a
+    /// An expired answer served inside the policy's stale window (``ResolutionPolicy/staleSeconds``), this many seconds past expiry, while a
     /// background query refreshes it.
     case stale(by: UInt32)
 }

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// Alibaba Cloud HTTPDNS (`--aliyun ACCOUNT`): `GET /{account}/d?host=H&query=4,6`, or the signed
+/// Alibaba Cloud HTTPDNS for an account ID: `GET /{account}/d?host=H&query=4,6`, or the signed
 /// `sign_d` form when a secret is configured, and the batch `resolve`/`sign_resolve` API for several hosts.
 ///
 /// Every address must be an IPv4 string in `ips` or an IPv6 string in `ipsv6`; the `host` field must echo the

@@ -4,11 +4,11 @@ import Glibc
 import Musl
 #endif
 
-/// The `--resolver-cmd CMD` provider: runs a program of the user's and reads curl `--resolve` lines from it.
+/// A resolver program of the user's: runs it and reads curl `--resolve` lines from it.
 ///
-/// `CMD` is split on ASCII whitespace into words; there are no quotes, escapes, variables or globs and never a
+/// The command is split on ASCII whitespace into words; there are no quotes, escapes, variables or globs and never a
 /// shell (put anything fancier in a script). The first word is found on `PATH` as `execvp` does, and the host
-/// and the port are appended as the last two arguments: `--resolver-cmd "my-dns --zone prod"` runs
+/// and the port are appended as the last two arguments: the command `my-dns --zone prod` runs
 /// `my-dns --zone prod a.test 443`. The program reads `/dev/null`, inherits no other descriptor and the
 /// environment without the variables the caller hides (secrets), and runs in its own process group.
 ///

@@ -1,4 +1,4 @@
-/// Tencent DNSPod HTTPDNS (`--dnspod`): `GET /d?dn=H&ttl=1&type=addrs`, answered as `v4;v4,ttl-v6;v6,ttl`,
+/// Tencent DNSPod HTTPDNS: `GET /d?dn=H&ttl=1&type=addrs`, answered as `v4;v4,ttl-v6;v6,ttl`,
 /// where a side without records is `0` and "no record at all" is an empty body or `0`.
 ///
 /// Three modes, as DNSPod documents them: plain; encrypted (`dn` and `ip` encrypted with the account's AES or

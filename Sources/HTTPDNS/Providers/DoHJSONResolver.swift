@@ -1,4 +1,4 @@
-/// JSON DNS-over-HTTPS (`--doh-json URL`): Google's `/resolve?name=H&type=A` and Cloudflare's
+/// JSON DNS-over-HTTPS: Google's `/resolve?name=H&type=A` and Cloudflare's
 /// `/dns-query?name=H&type=A` with `accept: application/dns-json`. A and AAAA are asked at once.
 ///
 /// `Status` must be an integer (0 answers, 3 is NXDOMAIN, anything else fails the server); `Answer` records
