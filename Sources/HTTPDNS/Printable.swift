@@ -16,20 +16,23 @@ public enum Printable {
 
     /// At most `limit` characters of `text`, escaped; `...` marks a cut.
     public static func excerpt(_ text: some StringProtocol, limit: Int) -> String {
-        let scalars = text.unicodeScalars
-        guard scalars.count > limit else { return escaped(text) }
-        var kept = String.UnicodeScalarView()
-        kept.append(contentsOf: scalars.prefix(limit))
-        return escaped(String(kept)) + "..."
+        let (kept, isCut) = prefix(text, limit)
+        return escaped(kept) + (isCut ? "..." : "")
     }
 
     /// ``excerpt(_:limit:)`` in single quotes, `...` after the closing quote marking a cut.
     public static func quotedExcerpt(_ text: some StringProtocol, limit: Int) -> String {
+        let (kept, isCut) = prefix(text, limit)
+        return quoted(kept) + (isCut ? "..." : "")
+    }
+
+    /// The first `limit` scalars of `text`, and whether anything was cut.
+    private static func prefix(_ text: some StringProtocol, _ limit: Int) -> (String, Bool) {
         let scalars = text.unicodeScalars
-        guard scalars.count > limit else { return quoted(text) }
+        guard scalars.count > limit else { return (String(text), false) }
         var kept = String.UnicodeScalarView()
         kept.append(contentsOf: scalars.prefix(limit))
-        return quoted(String(kept)) + "..."
+        return (String(kept), true)
     }
 
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
