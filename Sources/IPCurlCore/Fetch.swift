@@ -190,14 +190,14 @@ final class FetchRun {
         policy.deadline = request.transport.timeoutMS.map { attemptStart + .milliseconds($0) }
         let began = clock.now
         defer { dnsMicroseconds += (clock.now - began).wholeMicroseconds }
-        if let unicode = url.unicodeHost { verbose("* HTTPDNS \(unicode) is the IDN \(url.host)\n") }
+        if let unicode = url.unicodeHost { verbose(DecisionLog.idn(unicode, is: url.host)) }
         do {
             let resolution = try policy.resolve(host: url.host, port: url.port)
             resolutions[key] = resolution
             lastResolution = resolution
             verbose(DecisionLog.answer(resolution, host: url.host))
             if let reason = resolution.fallbackReason {
-                warn("\(url.host): HTTPDNS gave no address (\(reason.reason)); using the system resolver")
+                warn(DecisionLog.fallbackWarning(url.host, reason))
             }
             return resolution
         } catch {

@@ -62,13 +62,7 @@ public struct ResolverSettings: Sendable {
     /// The `-v` lines for HTTPDNS servers named by a host name that no pin covers: libcurl looks those names up
     /// with the system resolver, which is said rather than left unannounced.
     public func serverNameNotes() -> [String] {
-        let (urls, setting): ([String], ResolutionError.Setting) = switch provider {
-        case .doh(let urls): (urls.isEmpty ? DoHResolver.defaultServers : urls, .dohServer)
-        case .dohJSON(let urls): (urls, .dohJSONServer)
-        case .aliyun: (httpdnsServers.isEmpty ? AliyunResolver.defaultServers : httpdnsServers, .vendorServer)
-        case .dnspod: (httpdnsServers, .vendorServer)
-        case .command: ([], .resolverCommand)
-        }
+        guard let (urls, setting, _) = serverURLs(dnspodDefaults: []) else { return [] }
         let servers = (try? ServerURL.servers(urls, setting: setting)) ?? []
         return servers.filter { server in
             IPAddress(server.host) == nil && !staticEntries.contains {
@@ -109,25 +103,34 @@ public struct ResolverSettings: Sendable {
         }
     }
 
+    /// The provider's server URLs (the documented ones when none are given), the setting they belong to and the
+    /// vendor's TLS service name; `nil` for a resolver command. DNSPod's defaults depend on its mode.
+    private func serverURLs(dnspodDefaults: [String]) -> (urls: [String], setting: ResolutionError.Setting, serviceName: String?)? {
+        func or(_ defaults: [String], _ given: [String]) -> [String] { given.isEmpty ? defaults : given }
+        switch provider {
+        case .doh(let urls): return (or(DoHResolver.defaultServers, urls), .dohServer, nil)
+        case .dohJSON(let urls): return (urls, .dohJSONServer, nil)
+        case .aliyun: return (or(AliyunResolver.defaultServers, httpdnsServers), .vendorServer, AliyunResolver.serviceName)
+        case .dnspod: return (or(dnspodDefaults, httpdnsServers), .vendorServer, nil)
+        case .command: return nil
+        }
+    }
+
     private func resolver(transport: TransportOptions) throws(ResolutionError) -> any Resolver {
         let network = try CurlTransport(options: transport)
-        func client(_ urls: [String], _ setting: ResolutionError.Setting, serviceName: String? = nil) throws(ResolutionError) -> HTTPDNSClient {
-            HTTPDNSClient(servers: try ServerURL.servers(urls, setting: setting, serviceName: serviceName), transport: network,
-                          pins: staticEntries)
+        func client(dnspodDefaults: [String] = []) throws(ResolutionError) -> HTTPDNSClient {
+            let (urls, setting, serviceName) = serverURLs(dnspodDefaults: dnspodDefaults) ?? ([], .resolverCommand, nil)
+            return HTTPDNSClient(servers: try ServerURL.servers(urls, setting: setting, serviceName: serviceName),
+                                 transport: network, pins: staticEntries)
         }
         switch provider {
-        case .doh(let servers):
-            return try DoHResolver(client: client(servers.isEmpty ? DoHResolver.defaultServers : servers, .dohServer),
-                                   families: families)
-        case .dohJSON(let servers):
-            return DoHJSONResolver(client: try client(servers, .dohJSONServer), families: families)
+        case .doh: return try DoHResolver(client: client(), families: families)
+        case .dohJSON: return DoHJSONResolver(client: try client(), families: families)
         case .aliyun(let account):
-            return try AliyunResolver(account: account, secret: aliyunSecret?.value, clientIP: clientIP,
-                                      client: client(httpdnsServers.isEmpty ? AliyunResolver.defaultServers : httpdnsServers,
-                                                     .vendorServer, serviceName: AliyunResolver.serviceName))
+            return try AliyunResolver(account: account, secret: aliyunSecret?.value, clientIP: clientIP, client: client())
         case .dnspod(let id):
             let mode = try dnspodMode(id: id)
-            let vendorClient = try client(httpdnsServers.isEmpty ? mode.defaultServers : httpdnsServers, .vendorServer)
+            let vendorClient = try client(dnspodDefaults: mode.defaultServers)
             if case .token = mode, let plain = vendorClient.servers.first(where: \.isPlainHTTP) {
                 throw .configuration(.vendorServer, value: plain.label,
                                      "the DNSPod token is sent over https only; use an https:// server")

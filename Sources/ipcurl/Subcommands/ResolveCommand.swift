@@ -54,14 +54,14 @@ struct ResolveCommand: ParsableCommand {
         var items: [ResolveListing.Item] = []
         let names = hosts.map { HostSpelling.lookupName($0) ?? $0 }
         for (host, name) in zip(hosts, names) where verbose && host.utf8.contains(where: { $0 >= 0x80 }) {
-            log.write("* HTTPDNS \(host) is the IDN \(name)\n")
+            log.write(DecisionLog.idn(host, is: name))
         }
         for (host, result) in zip(names, policy.resolve(hosts: names, port: port).map(\.curl)) {
             switch result {
             case .success(let resolution):
                 if verbose { log.write(DecisionLog.answer(resolution, host: host)) }
                 if let reason = resolution.fallbackReason {
-                    log.write("ipcurl: warning: \(host): HTTPDNS gave no address (\(reason.reason)); using the system resolver\n")
+                    log.write("ipcurl: warning: \(DecisionLog.fallbackWarning(host, reason))\n")
                 }
             case .failure(let error):
                 log.write("ipcurl: \(error)\n")
