@@ -5,6 +5,7 @@
 #define CCURL_SHIM_H
 
 #include <curl/curl.h>
+#include <openssl/ssl.h>
 #include <stdint.h>
 
 typedef size_t (*ccurl_data_callback)(char *buffer, size_t size, size_t count, void *userdata);
@@ -28,6 +29,17 @@ static inline CURLcode ccurl_easy_getinfo_int64(CURL *h, CURLINFO i, int64_t *v)
 }
 static inline CURLcode ccurl_easy_getinfo_double(CURL *h, CURLINFO i, double *v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLcode ccurl_easy_getinfo_string(CURL *h, CURLINFO i, const char **v) { return curl_easy_getinfo(h, i, v); }
+
+static inline CURLcode ccurl_easy_getinfo_certinfo(CURL *h, struct curl_certinfo **v) { return curl_easy_getinfo(h, CURLINFO_CERTINFO, v); }
+
+// The TLS version of the transfer's live connection (`SSL_get_version`: "TLSv1.3"), or NULL when there is no
+// OpenSSL session; valid only while the connection is open (from a header or body callback).
+static inline const char *ccurl_easy_tls_version(CURL *h) {
+    struct curl_tlssessioninfo *info = NULL;
+    if (curl_easy_getinfo(h, CURLINFO_TLS_SSL_PTR, &info) != CURLE_OK || !info) return NULL;
+    if (info->backend != CURLSSLBACKEND_OPENSSL || !info->internals) return NULL;
+    return SSL_get_version((const SSL *)info->internals);
+}
 
 static inline CURLSHcode ccurl_share_setopt_long(CURLSH *s, CURLSHoption o, long v) { return curl_share_setopt(s, o, v); }
 static inline CURLMcode ccurl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }

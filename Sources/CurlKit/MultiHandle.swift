@@ -84,6 +84,22 @@ public final class MultiHandle {
         return handles.map { results[$0.raw] ?? CurlError.abortedByCallback.with(message: "transfer ended without a result") }
     }
 
+    /// Runs a stream of transfers with at most `concurrency` on the loop at once: slots are filled from `next`
+    /// (which returns `nil` when there is nothing left to start) as finished transfers leave, and each finished
+    /// transfer goes to `finished` as soon as it is done, so only `concurrency` handles exist at a time.
+    public func drive(concurrency: Int, next: () -> EasyHandle?, finished: (Finished) -> Void) throws(CurlError) {
+        let limit = max(1, concurrency)
+        var exhausted = false
+        while true {
+            while !exhausted, active.count < limit {
+                guard let easy = next() else { exhausted = true; break }
+                do { try add(easy) } catch { finished((easy, error)) }
+            }
+            if active.isEmpty { return }
+            for done in try run(upToMilliseconds: 1000) { finished(done) }
+        }
+    }
+
     private static func error(_ call: String, _ code: CURLMcode) -> CurlError {
         CurlError.outOfMemory.with(message: "\(call): \(String(cString: curl_multi_strerror(code)))")
     }

@@ -70,28 +70,18 @@ extension FetchRun {
     }
 
     private func makeHandle(_ hop: Hop, entry: ResolveEntry?) throws(CurlError) -> EasyHandle {
-        let handle = try EasyHandle()
-        var transport = request.transport
-        if let limit = transport.timeoutMS {
+        var spec = transferSpec(hop)
+        if let limit = spec.transport.timeoutMS {
             guard limit > elapsedMS else {
                 throw CurlError.operationTimedOut.with(message: "Operation timed out after \(elapsedMS) milliseconds")
             }
-            transport.timeoutMS = limit - elapsedMS
-        }
-        try transport.apply(to: handle)
-        try handle.set(CURLOPT_URL, hop.url.text)
-        try handle.set(CURLOPT_PROTOCOLS_STR, "http,https")
-        switch request.resolver.families {
-        case .both: break
-        case .v4Only: try handle.set(CURLOPT_IPRESOLVE, Int(CURL_IPRESOLVE_V4))
-        case .v6Only: try handle.set(CURLOPT_IPRESOLVE, Int(CURL_IPRESOLVE_V6))
+            spec.transport.timeoutMS = limit - elapsedMS
         }
         let pinned = request.resolver.staticEntries.filter { $0.host != entry?.host || $0.port != entry?.port }
-        let entries = Self.uniqued((pinned + [entry].compactMap { $0 }).map(\.description))
-        try handle.set(CURLOPT_RESOLVE, list: entries)
-        verbose(DecisionLog.entries(entries))
+        spec.resolveEntries = Self.uniqued((pinned + [entry].compactMap { $0 }).map(\.description))
+        let handle = try spec.makeHandle(stdin: stdin)
+        verbose(DecisionLog.entries(spec.resolveEntries))
         try share?.attach(to: handle)
-        try configureRequest(handle, hop)
         if let meter {
             try handle.reportProgress()
             handle.onProgress = { meter.update(downloadTotal: $0, downloaded: $1, uploadTotal: $2, uploaded: $3); return true }
@@ -100,24 +90,27 @@ extension FetchRun {
         return handle
     }
 
-    /// Method, headers, body, credentials and HTTP options of one hop.
-    private func configureRequest(_ handle: EasyHandle, _ hop: Hop) throws(CurlError) {
-        try handle.set(CURLOPT_USERAGENT, request.userAgent ?? "ipcurl/\(IPCurlVersion.number)")
-        let headers = hop.sendsCredentials ? request.headers : request.headers.filter { !Self.isCredentialHeader($0) }
-        try handle.set(CURLOPT_HTTPHEADER, list: headers)
-        if hop.method == "HEAD" { try handle.set(CURLOPT_NOBODY, 1) }
-        if hop.method == "GET", hop.payload == .none, request.payload != .none { try handle.set(CURLOPT_HTTPGET, 1) }
-        try hop.payload.apply(to: handle, stdin: stdin)
-        if let method = request.method { try handle.set(CURLOPT_CUSTOMREQUEST, method) }
-        if let referer = hop.referer, !referer.isEmpty { try handle.set(CURLOPT_REFERER, referer) }
-        if request.compressed { try handle.set(CURLOPT_ACCEPT_ENCODING, "") }
-        if request.fail == .fail { try handle.set(CURLOPT_FAILONERROR, 1) }
-        if let version = request.httpVersion { try handle.set(CURLOPT_HTTP_VERSION, version) }
+    /// The hop as a transfer: method, headers, body, credentials (only where the hop may carry them), trust.
+    private func transferSpec(_ hop: Hop) -> TransferSpec {
+        var spec = TransferSpec(url: hop.url.text)
+        spec.transport = request.transport
+        spec.families = request.resolver.families
+        spec.userAgent = request.userAgent
+        spec.headers = hop.sendsCredentials ? request.headers : request.headers.filter { !Self.isCredentialHeader($0) }
+        spec.method = hop.method
+        spec.forcesGet = hop.method == "GET" && hop.payload == .none && request.payload != .none
+        spec.payload = hop.payload
+        spec.customMethod = request.method
+        spec.referer = hop.referer
+        spec.compressed = request.compressed
+        spec.failsOnHTTPError = request.fail == .fail
+        spec.httpVersion = request.httpVersion
         if hop.sendsCredentials {
-            if let credentials = request.credentials { try handle.set(CURLOPT_USERPWD, credentials.value) }
-            if let cookies = request.cookies { try handle.set(CURLOPT_COOKIE, cookies) }
+            spec.credentials = request.credentials
+            spec.cookies = request.cookies
         }
-        if let cookieFile = request.cookieFile { try handle.set(CURLOPT_COOKIEFILE, cookieFile) }
+        spec.cookieFile = request.cookieFile
+        return spec
     }
 
     /// `Authorization:` and `Cookie:` lines (also their `Name;` empty forms), dropped on another host.

@@ -1,0 +1,48 @@
+import CCurl
+
+/// What a connectivity probe asks of a transfer beyond a plain request: a connection of its own, and the TLS
+/// facts of that connection.
+extension EasyHandle {
+    /// Opens a new connection for this transfer and closes it afterwards, so the transfer tests the address it
+    /// pins rather than a connection another transfer left open.
+    /// - SeeAlso: `CURLOPT_FRESH_CONNECT`, `CURLOPT_FORBID_REUSE`.
+    public func set(freshConnection: Bool) throws(CurlError) {
+        try set(CURLOPT_FRESH_CONNECT, freshConnection ? 1 : 0)
+        try set(CURLOPT_FORBID_REUSE, freshConnection ? 1 : 0)
+    }
+
+    /// Makes libcurl keep the peer's certificate chain for ``certificateChain()``.
+    /// - SeeAlso: `CURLOPT_CERTINFO`.
+    public func set(collectsCertificates: Bool) throws(CurlError) {
+        try set(CURLOPT_CERTINFO, collectsCertificates ? 1 : 0)
+    }
+
+    /// The peer's certificate chain as libcurl's OpenSSL backend describes it: per certificate (leaf first) its
+    /// fields (`Subject`, `Issuer`, `Expire date`, `X509v3 Subject Alternative Name`, ...). Empty without TLS or
+    /// without ``set(collectsCertificates:)``.
+    /// - SeeAlso: `CURLINFO_CERTINFO`.
+    public func certificateChain() -> [[String: String]] {
+        var info: UnsafeMutablePointer<curl_certinfo>?
+        guard ccurl_easy_getinfo_certinfo(raw, &info) == CURLE_OK, let info, let lists = info.pointee.certinfo else {
+            return []
+        }
+        return (0..<Int(info.pointee.num_of_certs)).map { index in
+            var fields: [String: String] = [:]
+            var node = lists[index]
+            while let item = node {
+                if let text = item.pointee.data.map({ String(cString: $0) }), let colon = text.firstIndex(of: ":") {
+                    fields[String(text[..<colon])] = String(text[text.index(after: colon)...])
+                }
+                node = item.pointee.next
+            }
+            return fields
+        }
+    }
+
+    /// The TLS version of the live connection as OpenSSL names it (`TLSv1.3`); `nil` over plain HTTP, with
+    /// another TLS backend, or once the connection closed: read it from a header or body callback.
+    /// - SeeAlso: `CURLINFO_TLS_SSL_PTR`, OpenSSL's `SSL_get_version`.
+    public func liveTLSVersion() -> String? {
+        ccurl_easy_tls_version(raw).map { String(cString: $0) }
+    }
+}

@@ -1,0 +1,28 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CurlKit
+import HTTPDNS
+
+/// Runs `ipcurl check`: resolves every target's name once through the resolution policy, plans one probe per
+/// target (or one per address with ``CheckTarget/allIPs``), runs the probes on one multi loop with at most
+/// ``CheckPlan/parallel`` at a time, each on a fresh connection pinned to its address, and checks every
+/// expectation.
+/// - SeeAlso: `CURLOPT_RESOLVE`, `CURLOPT_FRESH_CONNECT`, `CURLOPT_FORBID_REUSE`, `CURLINFO_PRIMARY_IP`,
+///   `CURLOPT_CERTINFO`, `curl_multi_perform`.
+public enum Check {
+    /// Runs `plan` to the end and reports every probe; never throws: failures are in the report.
+    public static func run(_ plan: CheckPlan, log: DescriptorWriter = .standardError) -> CheckReport {
+        let clock = ContinuousClock(), began = clock.now
+        let startedAt = Int64(time(nil))
+        let names = NameTable(plan: plan, log: log)
+        let probes = ProbePlanner.probes(for: plan.targets, names: names)
+        var results = probes.map(\.result)
+        let runner = ProbeRunner(plan: plan, startedAt: startedAt)
+        runner.run(probes) { index, result in results[index] = result }
+        let comparisons = plan.compareSystem ? names.compareWithSystem(dnsTimeoutMS: plan.resolver.dnsTimeoutMS,
+                                                                                   families: plan.resolver.families) : []
+        return CheckReport(probes: results, labels: plan.labels, comparisons: comparisons, startedAt: startedAt,
+                           durationMicroseconds: (clock.now - began).wholeMicroseconds)
+    }
+}

@@ -1,0 +1,70 @@
+import CurlKit
+import HTTPDNS
+
+/// One probe before it runs: its result so far (target, address, answer source, lookup time, or the error that
+/// stops it before any transfer) and the address it pins.
+struct PlannedProbe {
+    var result: ProbeResult
+    /// The URL as libcurl parsed it; `nil` when the probe already failed.
+    var url: CurlURL?
+    /// The addresses the probe's entry pins: one with ``CheckTarget/allIPs``, else the whole answer.
+    var pinned: [IPAddress] = []
+    /// Whether the transfer runs (the URL parsed and the name resolved).
+    var runs: Bool { result.error == nil }
+}
+
+/// Turns targets into probes: one per target, or one per address of the name's answer with `allIPs`.
+enum ProbePlanner {
+    static func probes(for targets: [CheckTarget], names: NameTable) -> [PlannedProbe] {
+        targets.flatMap { target -> [PlannedProbe] in
+            var probe = PlannedProbe(result: ProbeResult(target: target, address: nil))
+            let url: CurlURL
+            do throws(CurlError) {
+                url = try CurlURL(target.url, guessScheme: false)
+                guard url.scheme == "https" || url.scheme == "http" else {
+                    throw CurlError.unsupportedProtocol.with(message: "Protocol \"\(url.scheme)\" not supported by ipcurl")
+                }
+            } catch {
+                probe.result.error = ProbeError(error)
+                return [probe]
+            }
+            probe.url = url
+            if let literal = IPAddress(url.host) {
+                probe.result.address = literal
+                probe.pinned = [literal]
+                return [probe]
+            }
+            guard let lookup = names.lookup(url.host, url.port) else {
+                probe.result.error = ProbeError(exitCode: CurlError.couldntResolveHost.exitCode,
+                                                message: "Could not resolve host: \(url.host)")
+                return [probe]
+            }
+            probe.result.timings.resolve = lookup.microseconds
+            let resolution: Resolution
+            switch lookup.result {
+            case .success(let value): resolution = value
+            case .failure(let error):
+                probe.result.error = ProbeError(error)
+                return [probe]
+            }
+            probe.result.answerSource = resolution.sourceName
+            let addresses = resolution.entry?.addresses ?? []
+            guard target.allIPs, addresses.count > 1 else {
+                probe.result.address = addresses.first
+                probe.pinned = addresses
+                return [probe]
+            }
+            return addresses.map { address in
+                var one = probe
+                one.result.address = address
+                one.pinned = [address]
+                return one
+            }
+        }
+    }
+}
+
+extension ProbeError {
+    /// curl's exit code and message of `error`.
+    init(_ error: CurlError) { self.init(exitCode: error.exitCode, message: error.message) }
+}

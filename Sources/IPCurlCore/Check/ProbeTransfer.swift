@@ -1,0 +1,81 @@
+import CCurl
+import CurlKit
+import HTTPDNS
+
+/// One probe's transfer: a fresh connection pinned to the probe's address with SNI and verification on the
+/// name, keeping what the expectations need (headers, the TLS version while the connection is open, the body
+/// up to ``bodyLimit`` when an assertion reads it).
+final class ProbeTransfer {
+    /// The most body bytes kept for `body_contains` / `body_matches`; the rest is read and dropped.
+    static let bodyLimit = 1 << 20
+
+    let planned: PlannedProbe
+    let handle: EasyHandle
+    private var headers = ResponseHeaders()
+    private var body: [UInt8] = []
+    private var tlsName: String?
+
+    init(_ planned: PlannedProbe, plan: CheckPlan, stdin: StdinReplay) throws(CurlError) {
+        self.planned = planned
+        let target = planned.result.target
+        guard let url = planned.url else { throw CurlError.malformedURL }
+        var spec = TransferSpec(url: url.text)
+        spec.transport = plan.transport
+        if spec.transport.timeoutMS == nil { spec.transport.timeoutMS = CheckPlan.defaultMaxTimeMS }
+        spec.families = plan.resolver.families
+        let method = target.method.uppercased()
+        spec.method = method == "HEAD" ? "HEAD" : "GET"
+        if method != spec.method { spec.customMethod = target.method }
+        spec.headers = target.headers
+        if let body = target.body { spec.payload = .data([.bytes(Array(body.utf8))]) }
+        if let entry = ResolveEntry(host: url.host, port: url.port, addresses: planned.pinned), IPAddress(url.host) == nil {
+            spec.resolveEntries = [entry.description]
+        }
+        spec.freshConnection = true
+        spec.collectsCertificates = url.scheme == "https"
+        handle = try spec.makeHandle(stdin: stdin)
+        try ShareHandle(sharing: [.dns]).attach(to: handle)  // this probe's pin only, whatever the others pin
+        let keepsBody = target.expect.needsBody
+        handle.onHeader = { [unowned self] bytes in
+            if tlsName == nil { tlsName = handle.liveTLSVersion() ?? "" }
+            headers.receive(bytes)
+            return true
+        }
+        handle.onBody = { [unowned self] bytes in
+            if keepsBody, body.count < Self.bodyLimit { body += bytes.prefix(Self.bodyLimit - body.count) }
+            return true
+        }
+    }
+
+    /// The probe's result once the transfer finished with `error` (`nil`: completed); `now` dates certificate days.
+    func result(error: CurlError?, now: Int64) -> ProbeResult {
+        var result = planned.result
+        result.error = error.map(ProbeError.init)
+        let report = TransferReport(handle: handle, url: result.target.url)
+        result.status = report.responseCode
+        result.httpVersion = report.httpVersion
+        result.connectedIP = report.remoteIP
+        result.timings.fill(from: report.microseconds)
+        result.tlsVersion = tlsName.flatMap(TLSVersion.init(openSSLName:))
+        result.certificate = CertificateSummary(chain: handle.certificateChain())
+        if error == nil {
+            result.failures = ExpectationCheck(expect: result.target.expect, now: now)
+                .failures(of: result, headers: headers, body: body, pinned: planned.pinned)
+        }
+        return result
+    }
+}
+
+extension ProbeTimings {
+    /// Phase times from libcurl's cumulative `time_*` values (the lookup time is the caller's).
+    mutating func fill(from times: [String: Int64]) {
+        func time(_ name: String) -> Int64 { times[name] ?? 0 }
+        let connected = time("time_connect"), handshake = max(time("time_appconnect"), connected)
+        connect = max(0, connected - time("time_namelookup"))
+        tls = max(0, handshake - connected)
+        let firstByte = time("time_starttransfer")
+        processing = firstByte > 0 ? max(0, firstByte - max(time("time_pretransfer"), handshake)) : 0
+        total = time("time_total")
+        transfer = firstByte > 0 ? max(0, total - firstByte) : 0
+    }
+}

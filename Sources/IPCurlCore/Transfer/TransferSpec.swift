@@ -1,0 +1,77 @@
+import CCurl
+import CurlKit
+import HTTPDNS
+
+/// One HTTP(S) transfer described as a value: where it goes, what it sends, which addresses it is pinned to,
+/// how it trusts the peer and how long it may take. ``makeHandle(stdin:)`` turns it into a configured easy
+/// handle; the orchestrators (``Fetch``, ``Check``) add only their own callbacks (output, progress, body capture)
+/// and run the handle alone or on a multi loop.
+/// - SeeAlso: `CURLOPT_URL`, `CURLOPT_RESOLVE`, `CURLOPT_HTTPHEADER`, `CURLOPT_CUSTOMREQUEST`,
+///   `CURLOPT_FRESH_CONNECT`, `CURLOPT_CERTINFO`.
+struct TransferSpec {
+    /// The URL, already checked to be http or https.
+    var url: String
+    /// The method semantics (GET, HEAD, POST, PUT); ``customMethod`` still names the string sent.
+    var method = "GET"
+    /// `-X`: the method string sent instead of the inferred one.
+    var customMethod: String?
+    /// Request header lines, verbatim.
+    var headers: [String] = []
+    /// The request body.
+    var payload = RequestPayload.none
+    /// Whether a GET after a body-carrying first request must be forced back to GET.
+    var forcesGet = false
+    var referer: String?
+    /// `nil` sends `ipcurl/VERSION`, empty sends none.
+    var userAgent: String?
+    /// `user:password` for `CURLOPT_USERPWD`; only set when this hop may carry credentials.
+    var credentials: Secret?
+    /// `name=value` cookies (credentials too) and a cookie file for the engine.
+    var cookies: String?, cookieFile: String?
+    var compressed = false
+    /// `-f`: an HTTP status of 400 or more is exit 22.
+    var failsOnHTTPError = false
+    /// A `CURL_HTTP_VERSION_*` value; `nil` is libcurl's default.
+    var httpVersion: Int?
+    /// The exact `CURLOPT_RESOLVE` entries.
+    var resolveEntries: [String] = []
+    var families = AddressFamilies.both
+    /// TLS trust and timeouts.
+    var transport = TransportOptions()
+    /// A connection of its own, closed afterwards (probes).
+    var freshConnection = false
+    /// Keep the peer's certificate chain (probes).
+    var collectsCertificates = false
+
+    init(url: String) { self.url = url }
+
+    /// A new easy handle set up as described; `stdin` is the run's one reader of standard input.
+    func makeHandle(stdin: StdinReplay) throws(CurlError) -> EasyHandle {
+        let handle = try EasyHandle()
+        try transport.apply(to: handle)
+        try handle.set(CURLOPT_URL, url)
+        try handle.set(CURLOPT_PROTOCOLS_STR, "http,https")
+        switch families {
+        case .both: break
+        case .v4Only: try handle.set(CURLOPT_IPRESOLVE, Int(CURL_IPRESOLVE_V4))
+        case .v6Only: try handle.set(CURLOPT_IPRESOLVE, Int(CURL_IPRESOLVE_V6))
+        }
+        try handle.set(CURLOPT_RESOLVE, list: resolveEntries)
+        if freshConnection { try handle.set(freshConnection: true) }
+        if collectsCertificates { try handle.set(collectsCertificates: true) }
+        try handle.set(CURLOPT_USERAGENT, userAgent ?? "ipcurl/\(IPCurlVersion.number)")
+        try handle.set(CURLOPT_HTTPHEADER, list: headers)
+        if method == "HEAD" { try handle.set(CURLOPT_NOBODY, 1) }
+        if forcesGet { try handle.set(CURLOPT_HTTPGET, 1) }
+        try payload.apply(to: handle, stdin: stdin)
+        if let customMethod { try handle.set(CURLOPT_CUSTOMREQUEST, customMethod) }
+        if let referer, !referer.isEmpty { try handle.set(CURLOPT_REFERER, referer) }
+        if compressed { try handle.set(CURLOPT_ACCEPT_ENCODING, "") }
+        if failsOnHTTPError { try handle.set(CURLOPT_FAILONERROR, 1) }
+        if let httpVersion { try handle.set(CURLOPT_HTTP_VERSION, httpVersion) }
+        if let credentials { try handle.set(CURLOPT_USERPWD, credentials.value) }
+        if let cookies { try handle.set(CURLOPT_COOKIE, cookies) }
+        if let cookieFile { try handle.set(CURLOPT_COOKIEFILE, cookieFile) }
+        return handle
+    }
+}
