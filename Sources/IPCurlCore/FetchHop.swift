@@ -64,9 +64,7 @@ extension FetchRun {
     }
 
     private func report(_ handle: EasyHandle, _ headers: ResponseHeaders) -> TransferReport {
-        var report = TransferReport(handle: handle, url: request.url)
-        report.responseHeaders = headers
-        return report
+        TransferResult(handle: handle, url: request.url, error: nil, headers: headers).report
     }
 
     private func makeHandle(_ hop: Hop, entry: ResolveEntry?) throws(CurlError) -> EasyHandle {

@@ -49,15 +49,16 @@ final class ProbeTransfer {
 
     /// The probe's result once the transfer finished with `error` (`nil`: completed); `now` dates certificate days.
     func result(error: CurlError?, now: Int64) -> ProbeResult {
+        let transfer = TransferResult(handle: handle, url: planned.result.target.url, error: error, headers: headers,
+                                      tlsName: tlsName)
         var result = planned.result
         result.error = error.map(ProbeError.init)
-        let report = TransferReport(handle: handle, url: result.target.url)
-        result.status = report.responseCode
-        result.httpVersion = report.httpVersion
-        result.connectedIP = report.remoteIP
-        result.timings.fill(from: report.microseconds)
-        result.tlsVersion = tlsName.flatMap(TLSVersion.init(openSSLName:))
-        result.certificate = CertificateSummary(chain: handle.certificateChain())
+        result.status = transfer.report.responseCode
+        result.httpVersion = transfer.report.httpVersion
+        result.connectedIP = transfer.report.remoteIP
+        result.timings.fill(from: transfer.report.microseconds)
+        result.tlsVersion = transfer.tlsVersion
+        result.certificate = CertificateSummary(chain: transfer.certificates)
         if error == nil {
             result.failures = ExpectationCheck(expect: result.target.expect, now: now)
                 .failures(of: result, headers: headers, body: body, pinned: planned.pinned)
