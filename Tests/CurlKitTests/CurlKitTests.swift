@@ -86,6 +86,25 @@ import Testing
         #expect(results.count == 2 && results.allSatisfy { $0 == .couldntConnect })
     }
 
+    @Test func driveKeepsAtMostTheConcurrencyOnTheLoopAndFinishesEvery() throws {
+        let multi = try MultiHandle()
+        var made = 0, finished = 0, mostAtOnce = 0
+        try multi.drive(concurrency: 3, next: {
+            guard made < 10 else { return nil }
+            made += 1
+            mostAtOnce = max(mostAtOnce, multi.count + 1)
+            let easy = try? EasyHandle()
+            try? easy?.set(CURLOPT_URL, "http://127.0.0.1:9/\(made)")
+            return easy
+        }, finished: { _, error in
+            finished += 1
+            #expect(error == .couldntConnect)
+        })
+        #expect(made == 10 && finished == 10)
+        #expect(mostAtOnce == 3, "slots are refilled up to the limit, never past it")
+        #expect(multi.count == 0)
+    }
+
     @Test func runtimeFactsAndVersionGate() {
         #expect(CurlRuntime.versionNumber >= 0x074200)
         #expect(CurlRuntime.versionLine.hasPrefix("libcurl/"))
