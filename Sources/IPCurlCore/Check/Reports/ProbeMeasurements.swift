@@ -1,0 +1,32 @@
+/// A probe's measurements as `key: value` lines (JUnit's `<system-out>`), unescaped: the caller escapes for its
+/// format. Times are in seconds, timestamps RFC 3339.
+enum ProbeMeasurements {
+    static func lines(_ probe: ProbeResult, now: Int64) -> [String] {
+        var lines = [
+            "result: " + (probe.passed ? "pass" : "fail") + " (" + probe.reason + ")",
+            "target: " + probe.target.name, "url: " + probe.target.url, "method: " + probe.target.method,
+            "address: " + (probe.address?.description ?? "none") + (probe.family.isEmpty ? "" : " (\(probe.family))"),
+            "answer_source: " + (probe.answerSource.isEmpty ? "none" : probe.answerSource),
+            "connected_ip: " + (probe.connectedIP.isEmpty ? "none" : probe.connectedIP),
+        ]
+        let t = probe.timings
+        let phases = [("resolve", t.resolve), ("connect", t.connect), ("tls", t.tls), ("processing", t.processing),
+                      ("transfer", t.transfer), ("total", t.total)]
+        lines += phases.map { "time_\($0.0): " + ReportFormat.seconds($0.1) + "s" }
+        lines += [
+            "status: " + (probe.status == 0 ? "none" : String(probe.status)),
+            "http_version: " + (probe.httpVersion == "0" ? "none" : probe.httpVersion),
+            "tls_version: " + (probe.tlsVersion?.number ?? "none"),
+        ]
+        if let cert = probe.certificate {
+            lines += [
+                "cert_subject: " + cert.subject, "cert_issuer: " + cert.issuer,
+                "cert_sans: " + cert.subjectAlternativeNames.joined(separator: ", "),
+                "cert_not_after: " + ReportFormat.timestamp(cert.notAfter),
+                "cert_earliest_not_after: " + ReportFormat.timestamp(cert.earliestNotAfter),
+                "cert_days_left: \(cert.daysLeft(at: now))",
+            ]
+        }
+        return lines
+    }
+}

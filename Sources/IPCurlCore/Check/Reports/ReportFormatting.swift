@@ -1,0 +1,97 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension CheckReport {
+    /// The report in `format`; `colour` adds ANSI colours to the text table only (see ``wantsColour(fileDescriptor:)``).
+    public func rendered(as format: CheckFormat, colour: Bool) -> String {
+        switch format {
+        case .text: TextReport.render(self, colour: colour)
+        case .json: JSONReport.render(self)
+        case .junit: JUnitReport.render(self)
+        case .tap: TAPReport.render(self)
+        case .openmetrics: OpenMetricsReport.render(self)
+        }
+    }
+
+    /// Whether the text report written to `fileDescriptor` should be coloured: it is a terminal and `NO_COLOR` is
+    /// unset or empty (https://no-color.org).
+    public static func wantsColour(fileDescriptor: Int32) -> Bool {
+        wantsColour(fileDescriptor: fileDescriptor, noColor: getenv("NO_COLOR").map { String(cString: $0) })
+    }
+
+    /// The rule of ``wantsColour(fileDescriptor:)`` with `NO_COLOR`'s value given.
+    static func wantsColour(fileDescriptor: Int32, noColor: String?) -> Bool {
+        isatty(fileDescriptor) == 1 && (noColor ?? "").isEmpty
+    }
+
+    /// ``labels`` with repeated names dropped: the first occurrence wins (`--label` before the targets file's).
+    var distinctLabels: [(name: String, value: String)] {
+        var seen = Set<String>()
+        return labels.filter { seen.insert($0.name).inserted }
+    }
+
+    /// How many probes failed.
+    var failedCount: Int { probes.count { !$0.passed } }
+
+    /// `3 probes, 1 passed, 2 failed in 1.23s`.
+    var summaryLine: String {
+        let failed = failedCount
+        return "\(probes.count) probes, \(probes.count - failed) passed, \(failed) failed in "
+            + ReportFormat.fixed(durationMicroseconds, unit: 1_000_000, digits: 2) + "s"
+    }
+}
+
+extension ProbeResult {
+    /// The address as reports name it: `127.0.0.2`, `[::1]`; `nil` when the name did not resolve.
+    var addressForm: String? { address?.resolveEntryForm }
+
+    /// `api [127.0.0.2] https://a.test/`; no brackets without an address, no name when it is the URL.
+    var title: String {
+        let parts = [target.name == target.url ? nil : target.name, address.map { "[\($0)]" }, target.url]
+        return parts.compactMap { $0 }.joined(separator: " ")
+    }
+
+    /// Whole days to the chain's earliest expiry at `now`; `nil` without a certificate.
+    func daysLeft(at now: Int64) -> Int? { certificate?.daysLeft(at: now) }
+
+    /// The failure's type: the first failed assertion's name, or `curl_error_<exit code>`; `nil` when passed.
+    var failureType: String? {
+        if let error { return "curl_error_\(error.exitCode)" }
+        return failures.first?.assertion
+    }
+}
+
+/// Number and time spellings shared by the report formats.
+enum ReportFormat {
+    /// `micro` divided by `unit`, rounded half away from zero to `digits` decimals: `fixed(1_234_567, unit: 1_000_000,
+    /// digits: 3)` is `1.235`.
+    static func fixed(_ micro: Int64, unit: Int64, digits: Int) -> String {
+        var step: UInt64 = 1
+        for _ in 0..<digits { step *= 10 }
+        let scaled = (micro.magnitude * step + UInt64(unit) / 2) / UInt64(unit)
+        let sign = micro < 0 && scaled > 0 ? "-" : ""
+        guard digits > 0 else { return sign + String(scaled) }
+        let fraction = String(scaled % step)
+        return sign + String(scaled / step) + "." + String(repeating: "0", count: digits - fraction.count) + fraction
+    }
+
+    /// Seconds with microsecond precision: `0.001234`.
+    static func seconds(_ micro: Int64) -> String { fixed(micro, unit: 1_000_000, digits: 6) }
+
+    /// Milliseconds with one decimal: `12.3`.
+    static func milliseconds(_ micro: Int64) -> String { fixed(micro, unit: 1_000, digits: 1) }
+
+    /// RFC 3339 UTC: `2026-07-01T00:00:00Z`.
+    static func timestamp(_ seconds: Int64) -> String {
+        var time = time_t(seconds)
+        var parts = tm()
+        var buffer = [CChar](repeating: 0, count: 32)
+        guard gmtime_r(&time, &parts) != nil, strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%SZ", &parts) > 0 else {
+            return String(seconds)
+        }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

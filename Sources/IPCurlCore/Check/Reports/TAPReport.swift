@@ -1,0 +1,107 @@
+/// `--format tap`: TAP version 13. One test line per probe (`ok 1 - api [127.0.0.2] https://a.test/`), each followed
+/// by a YAML diagnostics block with the measurements and, for a failure, `message`, `severity`, `expected`, `got` and
+/// every failed assertion; the summary and the system DNS comparisons follow as `#` comments.
+///
+/// Strings in the YAML block are double-quoted with only the escapes both YAML 1.2 and Perl's `TAP::Parser`
+/// (YAMLish) read: `\\ \" \n \r \t \xHH`.
+enum TAPReport {
+    static func render(_ report: CheckReport) -> String {
+        var out = "TAP version 13\n1..\(report.probes.count)\n"
+        for (index, probe) in report.probes.enumerated() {
+            out += (probe.passed ? "ok" : "not ok") + " \(index + 1) - " + description(probe.title) + "\n"
+            out += "  ---\n" + diagnostics(probe, labels: report.distinctLabels, now: report.startedAt)
+                .map { "  " + $0 + "\n" }.joined() + "  ...\n"
+        }
+        out += "# " + report.summaryLine + "\n"
+        for comparison in report.comparisons {
+            let system = comparison.systemError.map { "error " + $0 } ?? comparison.system.map(\.description).joined(separator: ",")
+            out += "# dns " + description(comparison.host) + ": httpdns " + comparison.httpdns.map(\.description).joined(separator: ",")
+                + "; system " + description(system) + (comparison.differs ? " (differs)" : " (same)") + "\n"
+        }
+        return out
+    }
+
+    /// A test description on one line: line breaks become blanks and `#` (which starts a directive) is escaped.
+    private static func description(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n", "\r": out += " "
+            case "#": out += "\\#"
+            case "\\": out += "\\\\"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    private static func diagnostics(_ probe: ProbeResult, labels: [(name: String, value: String)], now: Int64) -> [String] {
+        var lines = [
+            "name: " + yaml(probe.target.name), "url: " + yaml(probe.target.url), "method: " + yaml(probe.target.method),
+            "address: " + optional(probe.address?.description), "family: " + optional(probe.family),
+            "answer_source: " + optional(probe.answerSource), "connected_ip: " + optional(probe.connectedIP),
+            "reason: " + yaml(probe.reason),
+            "status: " + (probe.status == 0 ? "~" : String(probe.status)),
+            "http_version: " + optional(probe.httpVersion == "0" ? nil : probe.httpVersion),
+            "tls_version: " + optional(probe.tlsVersion?.number), "timings_seconds:",
+        ]
+        let t = probe.timings
+        lines += [("resolve", t.resolve), ("connect", t.connect), ("tls", t.tls), ("processing", t.processing),
+                  ("transfer", t.transfer), ("total", t.total)].map { "  \($0.0): " + ReportFormat.seconds($0.1) }
+        if let cert = probe.certificate {
+            lines += [
+                "certificate:", "  subject: " + yaml(cert.subject), "  issuer: " + yaml(cert.issuer),
+                "  subject_alternative_names:" + (cert.subjectAlternativeNames.isEmpty ? " []" : ""),
+            ]
+            lines += cert.subjectAlternativeNames.map { "    - " + yaml($0) }
+            lines += ["  not_after: " + yaml(ReportFormat.timestamp(cert.notAfter)),
+                      "  earliest_not_after: " + yaml(ReportFormat.timestamp(cert.earliestNotAfter)),
+                      "  days_left: \(cert.daysLeft(at: now))"]
+        } else {
+            lines.append("certificate: ~")
+        }
+        lines.append("labels:" + (labels.isEmpty ? " {}" : ""))
+        lines += labels.map { "  " + yaml($0.name) + ": " + yaml($0.value) }
+        if !probe.passed { lines += failure(probe) }
+        return lines
+    }
+
+    private static func failure(_ probe: ProbeResult) -> [String] {
+        var lines = ["message: " + yaml(probe.reason), "severity: fail"]
+        if let error = probe.error {
+            lines += ["expected: " + yaml("a completed transfer"), "got: " + yaml("curl exit \(error.exitCode): \(error.message)")]
+            return lines
+        }
+        if let first = probe.failures.first { lines += ["expected: " + yaml(first.expected), "got: " + yaml(first.actual)] }
+        lines.append("failures:")
+        for failure in probe.failures {
+            lines += ["  - assertion: " + yaml(failure.assertion), "    expected: " + yaml(failure.expected),
+                      "    got: " + yaml(failure.actual)]
+        }
+        return lines
+    }
+
+    private static func optional(_ text: String?) -> String {
+        guard let text, !text.isEmpty else { return "~" }
+        return yaml(text)
+    }
+
+    /// A YAML double-quoted scalar.
+    static func yaml(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out += "\\x" + (hex.count < 2 ? "0" : "") + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}
