@@ -3,15 +3,22 @@ SHELL := /bin/bash
 PREFIX   ?= /usr/local
 SWIFT    ?= swift
 LAB      := Tests/Lab/lab.sh
-PACKAGES := libcurl4-openssl-dev libssl-dev nginx-light unbound knot-resolver openssl curl python3
+PACKAGES := libcurl4-openssl-dev libssl-dev libyaml-dev nginx-light unbound knot-resolver openssl curl python3 \
+            python3-pip perl prometheus prometheus-blackbox-exporter prometheus-pushgateway
+# Consumers of ipcurl check's reports, from PyPI, and Jenkins' JUnit schema from pytest's source distribution.
+PIP_PACKAGES := xmlschema prometheus-client junitparser
+JUNIT_XSD := .lab-cache/junit-10.xsd
 RELEASE  := -c release --static-swift-stdlib
 # swift test must run real tests: fewer than this many counts as a failure ("no tests ran" can't pass).
 MIN_TESTS ?= 420
 
-.PHONY: setup build test install demo lab-up lab-down bench clean
+.PHONY: setup setup-apt setup-consumers build test install demo lab-up lab-down bench clean
 
-## setup: apt-get install the C libraries and lab servers (needs root or sudo; skips when all are present)
-setup:
+## setup: apt-get install the C libraries and lab servers (needs root or sudo; skips when all are present),
+## pip-install the report consumers and fetch junit-10.xsd (each skipped when present)
+setup: setup-apt setup-consumers
+
+setup-apt:
 	@missing=""; for p in $(PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; done; \
 	if [ -z "$$missing" ]; then echo "setup: already installed: $(PACKAGES)"; exit 0; fi; \
@@ -20,6 +27,17 @@ setup:
 	else echo "make setup: needs root or sudo to apt-get install:$$missing" >&2; exit 1; fi; \
 	echo "setup: installing$$missing (apt-get, as root)"; \
 	$$sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q --no-install-recommends $$missing
+
+setup-consumers: setup-apt
+	@python3 -c 'import xmlschema, prometheus_client, junitparser' 2>/dev/null || \
+	  { echo "setup: pip install $(PIP_PACKAGES)"; python3 -m pip install -q $(PIP_PACKAGES) || \
+	    python3 -m pip install -q --break-system-packages $(PIP_PACKAGES); }
+	@if [ ! -s $(JUNIT_XSD) ]; then \
+	  echo "setup: junit-10.xsd from pytest's source distribution (pip download)"; \
+	  tmp=$$(mktemp -d) && python3 -m pip download -q --no-binary :all: --no-deps pytest==9.0.3 -d "$$tmp" && \
+	  mkdir -p $(dir $(JUNIT_XSD)) && tar -xzf "$$tmp"/pytest-9.0.3.tar.gz -C "$$tmp" pytest-9.0.3/testing/example_scripts/junit-10.xsd && \
+	  cp "$$tmp"/pytest-9.0.3/testing/example_scripts/junit-10.xsd $(JUNIT_XSD).tmp && mv $(JUNIT_XSD).tmp $(JUNIT_XSD); \
+	  status=$$?; rm -rf "$$tmp"; exit $$status; fi
 
 ## build: release binary with the Swift runtime linked statically (fast startup)
 build:
@@ -34,6 +52,7 @@ test: setup
 	if [ "$$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then \
 	  confine=(unshare -m sh -c 'mount --bind "$$0" /etc/resolv.conf && exec "$$@"' "$$resolv"); \
 	  echo "make test: system DNS confined to 127.0.0.1 (private mount namespace)"; fi; \
+	export IPCURL_JUNIT_XSD="$(CURDIR)/$(JUNIT_XSD)"; \
 	"$${confine[@]}" $(SWIFT) test 2>&1 | tee .build-test.log; status=$${PIPESTATUS[0]}; \
 	count=$$(sed -n 's/.*Test run with \([0-9][0-9]*\) tests\{0,1\} .*/\1/p' .build-test.log | tail -n 1); \
 	rm -f .build-test.log; \

@@ -35,6 +35,8 @@ SECRETS="$STATE/secrets"
 FIXTURE=httpdns-fixture # pid file name; the process itself is python3
 ECHO_IP=127.0.0.6       # echo_backend.py (nginx proxies /api/ here)
 ECHO=echo-backend       # pid file name; the process itself is python3
+BLACKBOX=blackbox-exporter  # pid file names; the processes are prometheus-blackbox-exporter and
+PUSHGATEWAY=pushgateway     # prometheus-pushgateway, on 127.0.0.1 (consumers of ipcurl check's reports)
 WWW="$STATE/www"        # nginx /files/: big.bin text.txt empty.txt (kept across down/up)
 BIG_SIZE=67108864       # big.bin: 64 MiB
 
@@ -58,7 +60,10 @@ alive() {
 # this lab's pid file.
 is_ours() {
     local pid=$1 name=$2 comm cmdline script
-    if [[ $name == "$FIXTURE" || $name == "$ECHO" ]]; then
+    if [[ $name == "$BLACKBOX" || $name == "$PUSHGATEWAY" ]]; then
+        cmdline=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || true)
+        [[ $cmdline == *"prometheus-$name"* && $cmdline == *"--web.listen-address=127.0.0.1:"* ]]
+    elif [[ $name == "$FIXTURE" || $name == "$ECHO" ]]; then
         script=httpdns_fixture.py
         [[ $name == "$ECHO" ]] && script=echo_backend.py
         cmdline=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || true)
@@ -82,7 +87,8 @@ pid_of() {
 
 running() {
     pid_of nginx >/dev/null && pid_of unbound >/dev/null && pid_of kresd >/dev/null &&
-        pid_of "$FIXTURE" >/dev/null && pid_of "$ECHO" >/dev/null
+        pid_of "$FIXTURE" >/dev/null && pid_of "$ECHO" >/dev/null &&
+        pid_of "$BLACKBOX" >/dev/null && pid_of "$PUSHGATEWAY" >/dev/null
 }
 
 # stop NAME: TERM, wait up to 5 s, then KILL (the process and its children).
@@ -139,6 +145,7 @@ declare -A LEAVES=(
     [httpdns.test]="IP:$HTTPDNS_IP, DNS:httpdns.test"
     [failover.test]="DNS:failover.test"
     [localhost]="DNS:localhost"
+    [mixed.test]="DNS:mixed.test"
     [xn--bcher-kva.test]="DNS:xn--bcher-kva.test"
     [wildcard.any.test]="DNS:*.any.test"
 )
@@ -270,6 +277,12 @@ probe_fixture() {
 }
 
 # The echo backend directly, then through nginx (a.test /api/ proxies to it).
+# blackbox_exporter and the pushgateway answer their health endpoints.
+probe_prometheus() {
+    curl -fsS --max-time 2 -o /dev/null "http://127.0.0.1:$LAB_BLACKBOX_PORT/-/healthy" 2>/dev/null &&
+        curl -fsS --max-time 2 -o /dev/null "http://127.0.0.1:$LAB_PUSHGATEWAY_PORT/-/healthy" 2>/dev/null
+}
+
 probe_echo() {
     curl -fsS --max-time 2 -o /dev/null "http://$ECHO_IP:$LAB_ECHO_PORT/api/echo" 2>/dev/null &&
         curl -fsS --max-time 2 --cacert "$CERTS/ca.pem" -o /dev/null \
@@ -278,7 +291,8 @@ probe_echo() {
 }
 
 PORT_KEYS=(LAB_HTTPS_PORT LAB_HTTP_PORT LAB_DOH_PORT LAB_DNS_PORT LAB_KRESD_PORT LAB_HTTPDNS_HTTP_PORT
-    LAB_HTTPDNS_ALIYUN_TLS_PORT LAB_HTTPDNS_TLS_PORT LAB_HTTPDNS_FAIL_PORT LAB_ECHO_PORT)
+    LAB_HTTPDNS_ALIYUN_TLS_PORT LAB_HTTPDNS_TLS_PORT LAB_HTTPDNS_FAIL_PORT LAB_ECHO_PORT LAB_BLACKBOX_PORT
+    LAB_PUSHGATEWAY_PORT)
 
 load_env() {
     local key
@@ -289,7 +303,7 @@ load_env() {
     done
 }
 
-healthy() { running && load_env && probe_nginx && probe_doh && probe_kresd && probe_fixture && probe_echo; }
+healthy() { running && load_env && probe_nginx && probe_doh && probe_kresd && probe_fixture && probe_echo && probe_prometheus; }
 
 # start_kresd: runs kresd in the foreground of a background job (kresd 5 has
 # no daemon mode; -n: no interactive prompt on stdin), in a session of its
@@ -328,6 +342,25 @@ start_echo() {
     nohup python3 "$LAB_SRC/echo_backend.py" --ip "$ECHO_IP" --port "$LAB_ECHO_PORT" \
         --pidfile "$STATE/$ECHO.pid" </dev/null >>"$STATE/echo-backend.log" 2>&1 &
     ECHO_BG=$!
+}
+
+# start_prometheus: blackbox_exporter (module https_lab trusts the lab CA and
+# probes IPv4 only, as ipcurl check -4 does) and the pushgateway (no
+# persistence), both on 127.0.0.1 only, each in a session of its own.
+start_prometheus() {
+    printf '%s\n' "modules:" "  https_lab:" "    prober: http" "    timeout: 5s" "    http:" \
+        "      preferred_ip_protocol: ip4" "      ip_protocol_fallback: false" "      tls_config:" \
+        "        ca_file: $CERTS/ca.pem" >"$STATE/blackbox.yml"
+    : >"$STATE/blackbox-exporter.log"
+    setsid nohup prometheus-blackbox-exporter --config.file="$STATE/blackbox.yml" \
+        --web.listen-address="127.0.0.1:$LAB_BLACKBOX_PORT" </dev/null >>"$STATE/blackbox-exporter.log" 2>&1 &
+    BLACKBOX_BG=$!
+    printf '%s\n' "$BLACKBOX_BG" >"$STATE/$BLACKBOX.pid"
+    : >"$STATE/pushgateway.log"
+    setsid nohup prometheus-pushgateway --web.listen-address="127.0.0.1:$LAB_PUSHGATEWAY_PORT" \
+        </dev/null >>"$STATE/pushgateway.log" 2>&1 &
+    PUSHGATEWAY_BG=$!
+    printf '%s\n' "$PUSHGATEWAY_BG" >"$STATE/$PUSHGATEWAY.pid"
 }
 
 # ------------------------------------------------------------------- files
@@ -369,7 +402,7 @@ EOF
 
 tails() {
     local f
-    for f in nginx-error.log unbound.log kresd.log httpdns-fixture.log echo-backend.log; do
+    for f in nginx-error.log unbound.log kresd.log httpdns-fixture.log echo-backend.log blackbox-exporter.log pushgateway.log; do
         [[ -f $STATE/$f ]] || continue
         log "---- tail $STATE/$f"
         tail -n 20 "$STATE/$f" >&2 || true
@@ -384,6 +417,8 @@ cmd_down() {
     stop unbound
     stop "$FIXTURE"
     stop "$ECHO"
+    stop "$BLACKBOX"
+    stop "$PUSHGATEWAY"
     rm -f "$ENV_FILE" "$STATE/kresd.control"
 }
 
@@ -397,7 +432,7 @@ cmd_up() {
     fi
     cmd_down   # clear any half-started / stale state
 
-    for tool in nginx unbound kresd openssl curl python3; do
+    for tool in nginx unbound kresd openssl curl python3 prometheus-blackbox-exporter prometheus-pushgateway; do
         command -v "$tool" >/dev/null || die "$tool not found in PATH"
     done
     # kresd's control socket is a Unix socket: sun_path has room for 107 bytes and a NUL.
@@ -439,11 +474,17 @@ cmd_up() {
     start_kresd
     start_fixture
     start_echo
+    start_prometheus
 
-    # Wait (up to ~10 s) until all five answer real requests.
+    # Wait (up to ~10 s) until all of them answer real requests.
     local ok=""
     for ((i = 0; i < 100; i++)); do
-        if running && probe_nginx && probe_doh && probe_kresd && probe_fixture && probe_echo; then ok=1; break; fi
+        if running && probe_nginx && probe_doh && probe_kresd && probe_fixture && probe_echo && probe_prometheus; then
+            ok=1; break
+        fi
+        if ! alive "$BLACKBOX_BG" || ! alive "$PUSHGATEWAY_BG"; then
+            tails; cmd_down; die "blackbox_exporter or the pushgateway exited (see their logs in $STATE)"
+        fi
         if ! alive "$KRESD_BG"; then
             tails; cmd_down; die "kresd exited (see $STATE/kresd.log)"
         fi
@@ -489,6 +530,8 @@ LAB_DNSPOD_TOKEN_FILE=$SECRETS/dnspod.token
 LAB_ECHO_IP=$ECHO_IP
 LAB_ECHO_PORT=$LAB_ECHO_PORT
 LAB_WWW=$WWW
+LAB_BLACKBOX_URL=http://127.0.0.1:$LAB_BLACKBOX_PORT
+LAB_PUSHGATEWAY_URL=http://127.0.0.1:$LAB_PUSHGATEWAY_PORT
 EOF
     mv "$ENV_FILE.tmp" "$ENV_FILE"
 
@@ -505,6 +548,8 @@ ipcurl lab is up (state: $STATE)
   DoH    https://$DOH_IP:$LAB_KRESD_PORT/dns-query  (kresd, caching, forwards to unbound's plain DNS on TCP $DOH_IP:$LAB_DNS_PORT)
   HTTPDNS fixture on $HTTPDNS_IP: http :$LAB_HTTPDNS_HTTP_PORT, https :$LAB_HTTPDNS_ALIYUN_TLS_PORT ($ALIYUN_TLS_NAME),
          https :$LAB_HTTPDNS_TLS_PORT (IP + httpdns.test), 503 :$LAB_HTTPDNS_FAIL_PORT
+  mixed.test  A $LAB_IP (its own certificate) and A $LAB_WRONG_IP (another name's): one good address, one bad
+  blackbox_exporter http://127.0.0.1:$LAB_BLACKBOX_PORT (module https_lab), pushgateway http://127.0.0.1:$LAB_PUSHGATEWAY_PORT
   CA     $CERTS/ca.pem
   env    $ENV_FILE
 EOF
@@ -512,7 +557,7 @@ EOF
 
 cmd_status() {
     local n pid rc=0
-    for n in nginx unbound kresd "$FIXTURE" "$ECHO"; do
+    for n in nginx unbound kresd "$FIXTURE" "$ECHO" "$BLACKBOX" "$PUSHGATEWAY"; do
         if pid=$(pid_of "$n"); then
             echo "$n: running (pid $pid)"
         else
