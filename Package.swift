@@ -22,9 +22,14 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        .systemLibrary(
+            name: "CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"])]
+        ),
         .target(name: "CurlKit", dependencies: ["CCurl"]),
         .target(name: "HTTPDNS", dependencies: ["CCrypto"]),
-        .target(name: "IPCurlCore", dependencies: ["HTTPDNS", "CurlKit"]),
+        .target(name: "IPCurlCore", dependencies: ["HTTPDNS", "CurlKit", "CYAML"]),
         .executableTarget(
             name: "ipcurl",
             dependencies: [

@@ -1,0 +1,149 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `ipcurl check --targets FILE`: the targets to probe plus the settings shared by all of them, read from YAML or
+/// JSON (JSON is YAML's flow syntax, so libyaml reads both). Pretty-printed JSON reads as it is, indented with
+/// spaces or tabs; only a tab before the opening `{` is a syntax error (YAML forbids tabs outside flow collections).
+///
+/// ```yaml
+/// defaults: { all_ips: true, method: GET, headers: {X-Probe: ci}, expect: { status: 200, min_cert_days: 14 } }
+/// resolver: { doh: https://dns.example/dns-query }
+/// labels: { vantage: ci-shanghai }
+/// targets:
+///   - name: api
+///     url: https://api.example.com/health
+///     expect: { status: [200, 204], body_contains: ok, max_time_ms: 800 }
+/// ```
+public struct TargetsFile: Sendable {
+    /// What `defaults:` sets for every target.
+    public var defaults: TargetDefaults
+    /// `resolver:` as command-line options, in file order (the CLI parses them like its own arguments).
+    public var resolverArguments: [ResolverArgument]
+    /// `labels:`, in file order.
+    public var labels: [(name: String, value: String)]
+    /// The targets, in file order. Each ``CheckTarget/expect`` is the target's own `expect:` only (merge it over
+    /// ``TargetDefaults/expect`` with ``Expectation/overridden(by:)``); `all_ips`, `method` and `headers` already
+    /// fall back to the defaults.
+    public var targets: [CheckTarget]
+
+    /// Reads and decodes the file at `path`. `resolverOptions` names the `resolver:` keys the CLI accepts
+    /// (dashed, without `--`) and what each takes.
+    public static func load(path: String,
+                            resolverOptions: [String: ResolverOptionKind]) throws(TargetsFileError) -> TargetsFile {
+        try decode(readFile(path), path: path, resolverOptions: resolverOptions)
+    }
+
+    /// Decodes `text` as the contents of a file named `path` (used only in errors).
+    public static func parse(_ text: String, path: String,
+                             resolverOptions: [String: ResolverOptionKind]) throws(TargetsFileError) -> TargetsFile {
+        try decode(Array(text.utf8), path: path, resolverOptions: resolverOptions)
+    }
+
+    private static func decode(_ bytes: [UInt8], path: String,
+                               resolverOptions: [String: ResolverOptionKind]) throws(TargetsFileError) -> TargetsFile {
+        let root: YAMLNode?
+        do {
+            root = try YAMLDocument.parse(bytes)
+        } catch {
+            throw TargetsFileError(path: path, line: error.line, column: error.column, message: error.message)
+        }
+        guard let root else {
+            throw TargetsFileError(path: path, line: 1, column: 1,
+                                   message: "the file holds no YAML or JSON document (it needs a \"targets\" list)")
+        }
+        return try TargetsFileDecoder(path: path, resolverOptions: resolverOptions).file(root)
+    }
+
+    private static func readFile(_ path: String) throws(TargetsFileError) -> [UInt8] {
+        func failure() -> TargetsFileError {
+            TargetsFileError(path: path, line: 0, column: 0, message: "cannot read: " + String(cString: strerror(errno)))
+        }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure() }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { LocalFiles.read(descriptor, into: $0) }
+            if count == 0 { return bytes }
+            guard count > 0 else { throw failure() }
+            bytes += chunk[0..<count]
+        }
+    }
+}
+
+/// `defaults:` in a targets file: what every target gets unless it says otherwise.
+public struct TargetDefaults: Sendable, Equatable {
+    /// `all_ips`, when given.
+    public var allIPs: Bool?
+    /// The expectation every target's own `expect:` is merged over.
+    public var expect: Expectation
+    /// The method of targets without one.
+    public var method: String?
+    /// The header lines (`Name: value`) of targets without `headers:`.
+    public var headers: [String]
+
+    /// Defaults that set nothing, or the given ones.
+    public init(allIPs: Bool? = nil, expect: Expectation = Expectation(), method: String? = nil, headers: [String] = []) {
+        self.allIPs = allIPs
+        self.expect = expect
+        self.method = method
+        self.headers = headers
+    }
+}
+
+/// What a `resolver:` key takes, as the matching command-line option does.
+public enum ResolverOptionKind: Sendable {
+    /// `true` or `false` (`--no-fallback`).
+    case flag
+    /// One scalar (`--doh URL`, `--dns-timeout 2`).
+    case value
+    /// A scalar or a list of scalars, one option each (`--resolve`, repeatable).
+    case values
+}
+
+/// One `resolver:` setting turned into a command-line option.
+public struct ResolverArgument: Sendable, Equatable {
+    /// The option, `--` and the key with dashes: `--doh-json`.
+    public var option: String
+    /// The value as written (numbers as their text); `nil` for a flag.
+    public var value: String?
+    /// Where the value is, for the CLI's own errors about it (1-based).
+    public var line: Int
+    /// The value's column (1-based).
+    public var column: Int
+
+    /// `option value` found at `line`:`column`.
+    public init(option: String, value: String?, line: Int, column: Int) {
+        self.option = option
+        self.value = value
+        self.line = line
+        self.column = column
+    }
+}
+
+/// A targets file that cannot be read or decoded, at the offending place.
+public struct TargetsFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file as named.
+    public var path: String
+    /// The 1-based line; 0 when the error concerns the whole file (it cannot be read).
+    public var line: Int
+    /// The 1-based column (in characters); 0 with line 0.
+    public var column: Int
+    /// One line saying what is wrong.
+    public var message: String
+
+    /// An error in `path` at `line`:`column`.
+    public init(path: String, line: Int, column: Int, message: String) {
+        self.path = path
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
+    /// `FILE:LINE:COL: message`, or `FILE: message` without a position.
+    public var description: String { line == 0 ? "\(path): \(message)" : "\(path):\(line):\(column): \(message)" }
+}

@@ -1,0 +1,126 @@
+/// Decodes a targets file's node tree into a ``TargetsFile``; every error names the offending node's position.
+struct TargetsFileDecoder {
+    /// The file as named, for errors.
+    let path: String
+    /// The `resolver:` keys the CLI accepts (dashed) and what each takes.
+    let resolverOptions: [String: ResolverOptionKind]
+
+    /// The top-level keys, in the order error messages list them.
+    static let fileKeys = ["defaults", "resolver", "labels", "targets"]
+    /// A target's keys.
+    static let targetKeys = ["name", "url", "method", "headers", "body", "all_ips", "expect"]
+    /// The keys of `defaults:`.
+    static let defaultsKeys = ["all_ips", "method", "headers", "expect"]
+
+    /// The whole file.
+    func file(_ root: YAMLNode) throws(TargetsFileError) -> TargetsFile {
+        guard case .mapping = root.content else {
+            throw error(root, "the file must be a mapping with a \"targets\" list, not \(root.kindDescription)")
+        }
+        var file = TargetsFile(defaults: TargetDefaults(), resolverArguments: [], labels: [], targets: [])
+        var targetsNode: YAMLNode?
+        for entry in try entries(root, key: "", context: "at the top level", allowed: Self.fileKeys) {
+            switch entry.key {
+            case "defaults": file.defaults = try defaults(entry.value)
+            case "resolver": file.resolverArguments = try resolverArguments(entry.value)
+            case "labels": file.labels = try labels(entry.value)
+            default: targetsNode = entry.value
+            }
+        }
+        guard let targetsNode else { throw error(root, "missing key \"targets\" (the list of targets to probe)") }
+        file.targets = try targets(targetsNode, defaults: file.defaults)
+        return file
+    }
+
+    private func defaults(_ node: YAMLNode) throws(TargetsFileError) -> TargetDefaults {
+        var defaults = TargetDefaults()
+        for entry in try entries(node, key: "defaults", context: "in defaults", allowed: Self.defaultsKeys) {
+            switch entry.key {
+            case "all_ips": defaults.allIPs = try bool(entry.value, key: entry.key)
+            case "method": defaults.method = try method(entry.value)
+            case "headers": defaults.headers = try headers(entry.value, key: entry.key).map { "\($0.name): \($0.value)" }
+            default: defaults.expect = try expectation(entry.value)
+            }
+        }
+        return defaults
+    }
+
+    private func targets(_ node: YAMLNode, defaults: TargetDefaults) throws(TargetsFileError) -> [CheckTarget] {
+        guard case let .sequence(items) = node.content, !items.isEmpty else {
+            throw error(node, "\"targets\" must be a non-empty list")
+        }
+        var targets: [CheckTarget] = []
+        var names: [String: YAMLNode] = [:]
+        for item in items {
+            let (target, nameNode) = try self.target(item, defaults: defaults)
+            if let first = names[target.name] {
+                throw error(nameNode,
+                            "duplicate target name \"\(target.name)\" (first at line \(first.line), column \(first.column))")
+            }
+            names[target.name] = nameNode
+            targets.append(target)
+        }
+        return targets
+    }
+
+    /// One target, and the node its name comes from (`name:`, else `url:`).
+    private func target(_ node: YAMLNode, defaults: TargetDefaults) throws(TargetsFileError) -> (CheckTarget, YAMLNode) {
+        guard case .mapping = node.content else {
+            throw error(node, "each target must be a mapping with at least \"url\", not \(node.kindDescription)")
+        }
+        var url: (text: String, node: YAMLNode)?, name: (text: String, node: YAMLNode)?
+        var method = defaults.method, headers = defaults.headers, body: String?, allIPs = defaults.allIPs
+        var expect = Expectation()
+        for entry in try entries(node, key: "", context: "in target", allowed: Self.targetKeys) {
+            let value = entry.value
+            switch entry.key {
+            case "name": name = (try nonEmptyString(value, key: entry.key), value)
+            case "url": url = (try self.url(value), value)
+            case "method": method = try self.method(value)
+            case "headers": headers = try self.headers(value, key: entry.key).map { "\($0.name): \($0.value)" }
+            case "body": body = try string(value, key: entry.key)
+            case "all_ips": allIPs = try bool(value, key: entry.key)
+            default: expect = try expectation(value)
+            }
+        }
+        guard let url else { throw error(node, "missing key \"url\" in target") }
+        var target = CheckTarget(url: url.text, name: name?.text)
+        target.method = method ?? target.method
+        target.headers = headers
+        target.body = body
+        target.allIPs = allIPs ?? false
+        target.expect = expect
+        return (target, name?.node ?? url.node)
+    }
+
+    private func url(_ node: YAMLNode) throws(TargetsFileError) -> String {
+        let url = try string(node, key: "url")
+        let scheme = url.prefix(8).lowercased()
+        guard scheme.hasPrefix("http://") || scheme.hasPrefix("https://") else {
+            throw error(node, "\"url\" must start with http:// or https://")
+        }
+        guard !url.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) else {
+            throw error(node, "\"url\" must not contain spaces or control characters")
+        }
+        return url
+    }
+
+    private func method(_ node: YAMLNode) throws(TargetsFileError) -> String {
+        guard let method = node.text, Self.isToken(method) else {
+            throw error(node, "\"method\" must be a method name such as GET (token characters only)")
+        }
+        return method
+    }
+
+    private func labels(_ node: YAMLNode) throws(TargetsFileError) -> [(name: String, value: String)] {
+        var labels: [(name: String, value: String)] = []
+        for entry in try entries(node, key: "labels", context: "", allowed: nil) {
+            guard let first = entry.key.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first),
+                  entry.key.utf8.allSatisfy({ $0 == UInt8(ascii: "_") || Self.isAlphanumeric($0) }) else {
+                throw error(entry.keyNode, "label name \"\(entry.key)\" must be letters, digits and _, not starting with a digit")
+            }
+            labels.append((entry.key, try string(entry.value, key: entry.key)))
+        }
+        return labels
+    }
+}

@@ -1,0 +1,38 @@
+/// `resolver:` in a targets file: keys named like the CLI's resolver options, written with `-` or `_`.
+extension TargetsFileDecoder {
+    /// The settings as `--option value` arguments, in file order: a true flag gives one argument without a value,
+    /// a false one none; a repeatable option gives one argument per list element.
+    func resolverArguments(_ node: YAMLNode) throws(TargetsFileError) -> [ResolverArgument] {
+        var arguments: [ResolverArgument] = []
+        var seen: [String: YAMLEntry] = [:]
+        for entry in try entries(node, key: "resolver", context: "", allowed: nil) {
+            let option = String(entry.key.map { $0 == "_" ? "-" : $0 })
+            guard let kind = resolverOptions[option] else {
+                let known = resolverOptions.keys.sorted().joined(separator: ", ")
+                throw error(entry.keyNode, "unknown key \"\(entry.key)\" in resolver (expected one of: \(known))")
+            }
+            if let first = seen[option] {
+                let firstAt = "line \(first.keyNode.line), column \(first.keyNode.column)"
+                throw error(entry.keyNode, "duplicate key \"\(entry.key)\" (the same as \"\(first.key)\" at \(firstAt))")
+            }
+            seen[option] = entry
+            func argument(_ value: String?, _ at: YAMLNode) -> ResolverArgument {
+                ResolverArgument(option: "--" + option, value: value, line: at.line, column: at.column)
+            }
+            switch (kind, entry.value.content) {
+            case (.flag, _):
+                if try bool(entry.value, key: entry.key) { arguments.append(argument(nil, entry.value)) }
+            case let (.values, .sequence(items)):
+                for item in items { arguments.append(argument(try resolverValue(item, key: entry.key), item)) }
+            case (.value, _), (.values, _):
+                arguments.append(argument(try resolverValue(entry.value, key: entry.key), entry.value))
+            }
+        }
+        return arguments
+    }
+
+    private func resolverValue(_ node: YAMLNode, key: String) throws(TargetsFileError) -> String {
+        guard let text = node.text else { throw error(node, "\"\(key)\" must be a single value, not \(node.kindDescription)") }
+        return text
+    }
+}
