@@ -21,7 +21,7 @@ struct IPCurl: ParsableCommand {
         // Shown in help; `main` answers --version itself so libcurl's version line (about 5 M instructions:
         // it asks OpenSSL, nghttp2, libidn2...) is only built when asked for.
         version: "ipcurl \(IPCurlVersion.number)",
-        subcommands: [FetchCommand.self, ResolveCommand.self, CacheCommand.self],
+        subcommands: [FetchCommand.self, ResolveCommand.self, CheckCommand.self, CacheCommand.self],
         defaultSubcommand: FetchCommand.self
     )
 

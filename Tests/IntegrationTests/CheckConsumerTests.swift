@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+/// The reports of `ipcurl check` read by their real consumers: Jenkins' JUnit schema and junitparser, Perl's
+/// TAP::Parser, promtool and prometheus_client's strict OpenMetrics parser, a Pushgateway, and the real
+/// blackbox_exporter probing the same target.
+@Suite struct CheckConsumerTests {
+    let lab: Lab
+    init() throws { lab = try Lab.current() }
+
+    /// A report of the lab's mixed.test (one healthy address, one serving the wrong certificate) in `format`.
+    func mixedReport(_ format: String, _ extra: [String] = []) throws -> Run {
+        let result = try ipcurl(["check"] + lab.resolverArguments + ["--all-ips", "-4", "--format", format,
+                                 "--label", "vantage=lab \"one\"\\x"] + extra + [lab.https("mixed.test")])
+        #expect(result.status == 1, "\(result.stderr)")
+        return result
+    }
+
+    func python(_ script: String, _ input: String, _ arguments: [String] = []) throws -> Run {
+        try run("/usr/bin/env", ["python3", "-c", script] + arguments, stdin: Data(input.utf8))
+    }
+
+    var junitSchema: String {
+        ProcessInfo.processInfo.environment["IPCURL_JUNIT_XSD"] ?? Lab.repoRoot + "/.lab-cache/junit-10.xsd"
+    }
+
+    @Test func junitValidatesAgainstJenkinsSchemaAndJunitparserReadsOneFailure() throws {
+        let report = try mixedReport("junit")
+        #expect(report.stdout.components(separatedBy: "<testcase ").count - 1 == 2)
+        #expect(report.stdout.components(separatedBy: "<failure ").count - 1 == 1)
+        let schema = try #require(FileManager.default.fileExists(atPath: junitSchema) ? junitSchema : nil,
+                                  "junit-10.xsd missing: run 'make setup'")
+        let validated = try python("import sys, xmlschema; xmlschema.XMLSchema(sys.argv[1]).validate(sys.stdin.read()); print('valid')",
+                                   report.stdout, [schema])
+        #expect(validated.stdout == "valid\n", "\(validated.stderr)")
+        let parsed = try python("""
+            import sys, junitparser
+            xml = junitparser.JUnitXml.fromstring(sys.stdin.read())
+            suites = [xml] if isinstance(xml, junitparser.TestSuite) else list(xml)
+            cases = [c for s in suites for c in s]
+            print(len(cases), sum(1 for c in cases if not c.is_passed), [c.classname for c in cases][0] != '')
+            """, report.stdout)
+        #expect(parsed.stdout == "2 1 True\n", "\(parsed.stderr)")
+    }
+
+    @Test func tapIsReadByPerlsTAPParserWithoutParseErrors() throws {
+        let report = try mixedReport("tap")
+        let script = """
+            use TAP::Parser; local $/; my $tap = <STDIN>;
+            my $p = TAP::Parser->new({ tap => $tap }); my $yaml = 0;
+            while (my $r = $p->next) { $yaml++ if $r->is_yaml }
+            print scalar($p->parse_errors), " ", scalar($p->failed), " ", $p->tests_run, " ", $yaml, " ", $p->version, "\\n";
+            print join("\\n", $p->parse_errors);
+            """
+        let parsed = try run("/usr/bin/perl", ["-e", script], stdin: Data(report.stdout.utf8))
+        #expect(parsed.stdout.hasPrefix("0 1 2 2 13\n"), "\(parsed.stdout)\(parsed.stderr)\n\(report.stdout)")
+    }
+
+    @Test func openMetricsPassesPromtoolAndTheStrictParser() throws {
+        let report = try mixedReport("openmetrics")
+        let promtool = try run("/usr/bin/promtool", ["check", "metrics"], stdin: Data(report.stdout.utf8))
+        #expect(promtool.status == 0, "\(promtool.stdout)\(promtool.stderr)")
+        let parsed = try python("""
+            import sys
+            from prometheus_client.openmetrics.parser import text_string_to_metric_families
+            samples = [s for f in text_string_to_metric_families(sys.stdin.read()) for s in f.samples]
+            print(sorted((s.labels['ip'], float(s.value)) for s in samples if s.name == 'probe_success'))
+            """, report.stdout)
+        #expect(parsed.stdout == "[('127.0.0.2', 1.0), ('127.0.0.3', 0.0)]\n", "\(parsed.stderr)")
+    }
+
+    @Test func aPushgatewayTakesTheReportAndServesItBack() throws {
+        let report = try mixedReport("openmetrics")
+        let gateway = try lab.value("LAB_PUSHGATEWAY_URL")
+        let job = "ipcurl_check_\(UInt32.random(in: 0...UInt32.max))"
+        let pushed = try run("/usr/bin/curl", ["-sS", "--noproxy", "*", "-f", "--data-binary", "@-",
+                                               "\(gateway)/metrics/job/\(job)/instance/lab"], stdin: Data(report.stdout.utf8))
+        #expect(pushed.status == 0, "\(pushed.stdout)\(pushed.stderr)")
+        let served = try run("/usr/bin/curl", ["-sS", "--noproxy", "*", "\(gateway)/metrics"])
+        let lines = served.stdout.split(separator: "\n").filter { $0.hasPrefix("probe_success{") && $0.contains("job=\"\(job)\"") }
+        #expect(lines.count == 2, "\(served.stdout.prefix(2000))")
+        #expect(lines.contains { $0.contains("ip=\"127.0.0.3\"") && $0.hasSuffix(" 0") })
+        #expect(lines.allSatisfy { $0.contains("vantage=\"lab \\\"one\\\"\\\\x\"") }, "\(lines)")
+        _ = try run("/usr/bin/curl", ["-sS", "--noproxy", "*", "-X", "DELETE", "\(gateway)/metrics/job/\(job)/instance/lab"])
+    }
+
+    /// The same target through the real blackbox_exporter (system DNS: localhost from /etc/hosts) and through
+    /// `ipcurl check` (the lab DoH server, which answers localhost too): the shared metrics agree.
+    @Test func blackboxExporterAndCheckAgreeOnTheSameTarget() throws {
+        let target = "https://localhost:\(lab.httpsPort)/"
+        let exporter = try lab.value("LAB_BLACKBOX_URL")
+        let probe = try run("/usr/bin/curl", ["-sS", "--noproxy", "*", "\(exporter)/probe?module=https_lab&target=\(target)"])
+        let ours = try ipcurl(["check"] + lab.resolverArguments + ["-4", "--format", "openmetrics", target])
+        #expect(ours.status == 0, "\(ours.stdout)\(ours.stderr)")
+        func value(_ name: String, in text: String) -> Double? {
+            text.split(separator: "\n").first { $0.hasPrefix(name + " ") || $0.hasPrefix(name + "{") }
+                .flatMap { $0.split(separator: " ").last }.flatMap { Double($0) }
+        }
+        for name in ["probe_success", "probe_http_status_code", "probe_http_ssl", "probe_ssl_earliest_cert_expiry"] {
+            let theirs = value(name, in: probe.stdout), mine = value(name, in: ours.stdout)
+            #expect(theirs != nil && theirs == mine, "\(name): blackbox_exporter \(String(describing: theirs)), ipcurl \(String(describing: mine))")
+        }
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import Testing
+
+/// `ipcurl check` against the lab: probes per address, expectations, targets files, parallelism and the
+/// system-resolver comparison.
+@Suite struct CheckTests {
+    let lab: Lab
+    init() throws { lab = try Lab.current() }
+
+    /// `ipcurl check` with the lab DoH server and CA.
+    func check(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+        try ipcurl(["check"] + lab.resolverArguments + arguments, environment: environment)
+    }
+
+    /// The JSON report's probes.
+    func probes(_ result: Run) throws -> [[String: Any]] {
+        let object = try #require(JSONSerialization.jsonObject(with: result.stdoutBytes) as? [String: Any], "\(result.stdout)")
+        return try #require(object["probes"] as? [[String: Any]])
+    }
+
+    @Test func everyAddressIsProbedAndOnlyTheWrongCertificateFails() throws {
+        let result = try check(["--all-ips", "--format", "json", lab.https("mixed.test")])
+        #expect(result.status == 1, "\(result.stderr)")
+        let found = try probes(result)
+        #expect(found.count == 2)
+        let failed = found.filter { $0["passed"] as? Bool == false }
+        #expect(failed.count == 1)
+        #expect(failed.first?["address"] as? String == lab.wrongIP)
+        #expect((failed.first?["reason"] as? String ?? "").hasPrefix("exit 60"), "\(failed)")
+        let passed = try #require(found.first { $0["passed"] as? Bool == true })
+        #expect(passed["address"] as? String == lab.ip)
+        #expect(passed["connected_ip"] as? String == lab.ip, "the probe reached the address it pinned")
+        #expect(passed["status"] as? Int == 200)
+        #expect(["1.2", "1.3"].contains(passed["tls_version"] as? String ?? ""), "\(passed)")
+    }
+
+    @Test func eachAddressOfBothFamiliesGetsItsOwnFreshConnection() throws {
+        let name = "probe-\(UInt32.random(in: 0...UInt32.max)).any.test"
+        let aliyun = try Provider.aliyun.arguments(lab)
+        let result = try ipcurl(["check"] + aliyun + ["--all-ips", "--format", "json", lab.https(name)])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let found = try probes(result)
+        #expect(found.compactMap { $0["address"] as? String }.sorted() == ["127.0.0.2", "::1"])
+        for probe in found { #expect(probe["connected_ip"] as? String == probe["address"] as? String) }
+        #expect(Set(found.compactMap { $0["family"] as? String }) == ["ipv4", "ipv6"])
+        #expect(found.allSatisfy { $0["answer_source"] as? String == "aliyun" })
+    }
+
+    @Test func probesOfOneNameShareOneHTTPDNSAnswer() throws {
+        let name = "shared-\(UInt32.random(in: 0...UInt32.max)).any.test"
+        let aliyun = try Provider.aliyun.arguments(lab)
+        let urls = (1...5).map { lab.https(name, "/p\($0)") }
+        let result = try ipcurl(["check"] + aliyun + ["--all-ips", "--format", "json"] + urls)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try probes(result).count == 10)
+        #expect(try FixtureStats.read(lab).byName[name] == 1, "one HTTPDNS query for five URLs of one name")
+    }
+
+    @Test func aFailingExpectationNamesItselfAndExits1() throws {
+        let result = try check(["--expect-status", "204", "--min-cert-days", "36500", lab.https("a.test")])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("status: expected 204, got 200"), "\(result.stdout)")
+        #expect(result.stdout.contains("min_cert_days: expected at least 36500 days"), "\(result.stdout)")
+        let passing = try check(["--expect-status", "2xx", "--min-cert-days", "1", lab.https("a.test")])
+        #expect(passing.status == 0, "\(passing.stdout)\(passing.stderr)")
+    }
+
+    @Test func anUnresolvableNameFailsItsProbeWithCurlsExitCode() throws {
+        let result = try check(["--no-fallback", "--format", "json", lab.https("nothing-here.test"), lab.https("a.test")])
+        #expect(result.status == 1)
+        let found = try probes(result)
+        #expect(found.count == 2)
+        #expect((found[0]["reason"] as? String ?? "").hasPrefix("exit 6"), "\(found[0])")
+        #expect(found[1]["passed"] as? Bool == true)
+    }
+
+    @Test func usageErrorsExit2WithOneLine() throws {
+        for arguments in [[], ["--expect-status", "20x", lab.https("a.test")], ["--label", "ip=1", lab.https("a.test")],
+                          ["--label", "novalue", lab.https("a.test")], ["--format", "xml", lab.https("a.test")],
+                          ["--parallel", "0", lab.https("a.test")]] {
+            let result = try check(arguments)
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        }
+    }
+
+    @Test func outputIsWrittenToAFileAndStdoutStaysEmpty() throws {
+        let scratch = try TemporaryDirectory()
+        let path = scratch.path + "/report.prom"
+        let result = try check(["--format", "openmetrics", "-o", path, lab.https("a.test")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.hasSuffix("# EOF\n"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == ["report.prom"], "no temp file left")
+    }
+
+    @Test func twoDozenOneSecondProbesRunInParallel() throws {
+        let urls = (1...24).map { lab.https("a.test", "/api/delay?ms=1000&n=\($0)") }
+        let began = Date()
+        let result = try check(["--parallel", "24", "--format", "json"] + urls)
+        let elapsed = Date().timeIntervalSince(began)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(try probes(result).count == 24)
+        #expect(elapsed < 12, "24 one-second probes took \(elapsed) s: they ran one after another")
+    }
+}
+
+extension CheckTests {
+    /// Where the system resolver answers a.test with 127.0.0.3 (a hosts file in a private mount namespace) and
+    /// HTTPDNS answers 127.0.0.2 and ::1, `--compare-system` reports both and flags the name.
+    @Test(.enabled(if: getuid() == 0, "needs root for a private mount namespace"))
+    func compareSystemReportsBothAnswersWhereTheyDiffer() throws {
+        let base = [ipcurlBinary(), "check"] + lab.resolverArguments + ["--compare-system", lab.https("a.test"), lab.https("b.test")]
+        let json = try inHijackedNamespace(base + ["--format", "json"], extraHosts: "127.0.0.2 b.test\n")
+        #expect(json.status == 0, "\(json.stdout)\(json.stderr)")
+        let object = try #require(JSONSerialization.jsonObject(with: json.stdoutBytes) as? [String: Any])
+        let names = try #require(object["names"] as? [[String: Any]], "\(json.stdout)")
+        let a = try #require(names.first { $0["host"] as? String == "a.test" })
+        #expect(a["httpdns"] as? [String] == ["127.0.0.2", "::1"])
+        #expect(a["system"] as? [String] == ["127.0.0.3"])
+        #expect(a["differs"] as? Bool == true)
+        let b = try #require(names.first { $0["host"] as? String == "b.test" })
+        #expect(b["differs"] as? Bool == false, "\(b)")
+        let metrics = try inHijackedNamespace(base + ["--format", "openmetrics"], extraHosts: "127.0.0.2 b.test\n")
+        let mismatch = metrics.stdout.split(separator: "\n").filter { $0.hasPrefix("ipcurl_system_dns_mismatch{") }
+        #expect(mismatch.contains { $0.contains("a.test") && $0.hasSuffix(" 1") }, "\(metrics.stdout)")
+        #expect(mismatch.contains { $0.contains("b.test") && $0.hasSuffix(" 0") }, "\(metrics.stdout)")
+    }
+}
+
+extension CheckTests {
+    func targetsFile(_ text: String) throws -> (TemporaryDirectory, String) {
+        let scratch = try TemporaryDirectory()
+        let path = scratch.path + "/targets.yaml"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return (scratch, path)
+    }
+
+    @Test func aTargetsFileSetsDefaultsResolverLabelsAndExpectationsPerTarget() throws {
+        let (scratch, path) = try targetsFile("""
+            defaults: { all_ips: true, expect: { status: 200, min_cert_days: 1 } }
+            resolver: { doh: "\(lab.dohURL)", cacert: "\(lab.ca)", ipv4: true }
+            labels: { vantage: ci-lab }
+            targets:
+              - name: api
+                url: \(lab.https("a.test", "/api/echo"))
+                method: POST
+                body: hello
+                headers: { X-Probe: ci }
+                expect: { status: [200, 204], body_matches: '"method": ?"POST"', body_contains: x-probe, max_time_ms: 5000 }
+              - name: mixed
+                url: \(lab.https("mixed.test"))
+                expect: { tls_min: "1.2", http_version: "2" }
+            """)
+        defer { _ = scratch }
+        let result = try ipcurl(["check", "--targets", path, "--format", "json"])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let object = try #require(JSONSerialization.jsonObject(with: result.stdoutBytes) as? [String: Any])
+        #expect((object["labels"] as? [String: String])?["vantage"] == "ci-lab")
+        let found = try probes(result)
+        #expect(found.map { $0["name"] as? String ?? "" } == ["api", "mixed", "mixed"])
+        #expect(found[0]["passed"] as? Bool == true, "\(found[0])")
+        #expect(found.filter { $0["passed"] as? Bool == false }.count == 1)
+    }
+
+    @Test func aMalformedTargetsFileExits2NamingItsLine() throws {
+        let (scratch, path) = try targetsFile("""
+            targets:
+              - url: \(lab.https("a.test"))
+                expect: { status: 200, timeout: 5 }
+            """)
+        defer { _ = scratch }
+        let result = try check(["--targets", path])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("ipcurl: \(path):3:"), "\(result.stderr)")
+        #expect(result.stderr.contains("timeout"))
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        let missing = try check(["--targets", path + ".absent"])
+        #expect(missing.status == 2, "\(missing.stderr)")
+    }
+}
