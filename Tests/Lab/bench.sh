@@ -90,6 +90,34 @@ hop="https://a.test:$LAB_HTTPS_PORT/api/redirect?code=302&to=https%3A%2F%2Fb.tes
 run curl-redirect-2-hosts curl "${common[@]}" -L --resolve "$pin" --resolve "b.test:$LAB_HTTPS_PORT:$LAB_IP" "$hop"
 run ipcurl-redirect-2-hosts "$bin" "${common[@]}" -L --resolve "$pin" --resolve "b.test:$LAB_HTTPS_PORT:$LAB_IP" "$hop"
 run ipcurl-redirect-aliyun "$bin" "${ask[@]}" -L --aliyun "$LAB_ALIYUN_ACCOUNT" --httpdns-server "$fixture" "$hop"
+echo "== ipcurl check: parallel probes (a.test through the lab DoH server, one lookup shared by every probe)"
+if "$bin" check --help >/dev/null 2>&1; then
+    urls() { for ((n = 1; n <= $1; n++)); do printf 'https://a.test:%s/?n=%d\n' "$LAB_HTTPS_PORT" "$n"; done; }
+    urls 100 >"$out/urls100"
+    mapfile -t urls100 <"$out/urls100"
+    probe=("$bin" check --no-dns-cache --cacert "$LAB_CA" --doh "$LAB_DOH_URL" -4 --format json -o /dev/null)
+    RUNS=${CHECK_RUNS:-10} run curl-xargs-P8-100 sh -c 'xargs -P8 -n1 curl -s -o /dev/null --cacert "$1" --resolve "$2" <"$3"' _ \
+        "$LAB_CA" "$pin" "$out/urls100"
+    RUNS=${CHECK_RUNS:-10} run ipcurl-check-P8-100 "${probe[@]}" --parallel 8 "${urls100[@]}"
+    RUNS=${CHECK_RUNS:-10} run ipcurl-check-P16-100 "${probe[@]}" "${urls100[@]}"
+    python3 - "$out" <<'PY'
+import json, sys
+mean = lambda n: json.load(open(f"{sys.argv[1]}/{n}.json"))["results"][0]["mean"]
+base = mean("curl-xargs-P8-100")
+for n in ("ipcurl-check-P8-100", "ipcurl-check-P16-100"):
+    print(f"{n:<28} {mean(n) / base:.2f}x the wall time of xargs -P8 -n1 curl --resolve")
+PY
+    for count in 10 100 1000; do
+        urls "$count" >"$out/urls$count"
+        mapfile -t many <"$out/urls$count"
+        RUNS=${CHECK_RUNS:-10} run "ipcurl-check-$count" "${probe[@]}" "${many[@]}"
+        if /usr/bin/env time -f '%M' true >/dev/null 2>&1; then
+            printf '%-28s peak RSS %s KiB\n' "ipcurl-check-$count" "$(rss "${probe[@]}" "${many[@]}")"
+        fi
+    done
+else
+    echo "(this ipcurl has no check subcommand)"
+fi
 echo "== peak RSS (KiB)"
 if /usr/bin/env time -f '%M' true >/dev/null 2>&1; then
     echo "curl   --doh-url request  $(rss curl "${common[@]}" --doh-url "$LAB_DOH_URL" "$url")"
