@@ -182,3 +182,14 @@ extension CheckTests {
         #expect(missing.status == 2, "\(missing.stderr)")
     }
 }
+
+extension CheckTests {
+    @Test func credentialsInAURLNeverReachAReport() throws {
+        for format in ["text", "json", "junit", "tap", "openmetrics"] {
+            let result = try check(["--format", format, "https://probe:s3cret-pw@a.test:\(lab.httpsPort)/"])
+            #expect(result.status == 0, "\(format): \(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains("a.test"))
+            #expect(!result.stdout.contains("s3cret-pw") && !result.stderr.contains("s3cret-pw"), "\(format)")
+        }
+    }
+}

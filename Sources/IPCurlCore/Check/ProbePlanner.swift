@@ -29,6 +29,10 @@ enum ProbePlanner {
                 return [probe]
             }
             probe.url = url
+            if url.hasCredentials {  // reports are read by others: user info never reaches them
+                if probe.result.target.name == target.url { probe.result.target.name = url.referer }
+                probe.result.target.url = url.referer
+            }
             if let literal = IPAddress(url.host) {
                 probe.result.address = literal
                 probe.pinned = [literal]
