@@ -15,6 +15,7 @@ struct IPCurl: ParsableCommand {
             Answers are cached for their TTL in $IPCURL_CACHE_DIR (else $XDG_CACHE_HOME/ipcurl or ~/.cache/ipcurl): \
             ipcurl cache list. When every HTTPDNS server fails, the system resolver is asked (--no-fallback: exit 6).
             Request options (curl's names): ipcurl help fetch. Resolve entries for curl: ipcurl help resolve.
+            Connectivity checks of every address (JUnit, TAP, JSON, OpenMetrics): ipcurl help check.
             Exit codes are curl's: 2 usage, 3 bad URL, 4 missing feature, 6 cannot resolve, 7 cannot connect, 28 timeout, \
             35 TLS, 60 certificate not verified, 77 CA file problem.
             """,
