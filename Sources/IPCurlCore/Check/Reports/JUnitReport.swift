@@ -1,6 +1,6 @@
 /// `--format junit`: JUnit XML as Jenkins' `junit-10.xsd` describes it. One `<testsuite>` per target name (in the
 /// order targets first appear) with the labels as `<properties>`, one `<testcase>` per probe (`classname`
-/// `ipcurl.check.<target>`, `name` the address or, unresolved, the URL), and for a failed probe one `<failure>` whose
+/// `ipcurl.check.<target>` with the target's dots as `_`, `name` the address or, unresolved, the URL), and for a failed probe one `<failure>` whose
 /// `type` is the first failed assertion or `curl_error_<exit code>`. Every testcase's `<system-out>` carries its
 /// measurements. With `--compare-system`, a testsuite `ipcurl.check.system-dns` without tests holds the answers.
 enum JUnitReport {
@@ -31,7 +31,10 @@ enum JUnitReport {
     }
 
     private static func testcase(_ probe: ProbeResult, now: Int64) -> String {
-        var out = "    <testcase classname=" + XMLText.attribute("ipcurl.check." + probe.target.name)
+        // CI servers split a classname at its dots into package and class: a name's own dots (a URL's host) would
+        // scatter one target over several packages.
+        let className = "ipcurl.check." + String(probe.target.name.map { $0 == "." ? "_" : $0 })
+        var out = "    <testcase classname=" + XMLText.attribute(className)
             + " name=" + XMLText.attribute(probe.addressForm ?? probe.target.url)
             + " time=\"\(time(probe.timings.total))\">\n"
         if let type = probe.failureType {
