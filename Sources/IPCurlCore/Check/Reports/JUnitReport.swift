@@ -1,8 +1,9 @@
 /// `--format junit`: JUnit XML as Jenkins' `junit-10.xsd` describes it. One `<testsuite>` per target name (in the
 /// order targets first appear) with the labels as `<properties>`, one `<testcase>` per probe (`classname`
-/// `ipcurl.check.<target>` with the target's dots as `_`, `name` the address or, unresolved, the URL), and for a failed probe one `<failure>` whose
-/// `type` is the first failed assertion or `curl_error_<exit code>`. Every testcase's `<system-out>` carries its
-/// measurements. With `--compare-system`, a testsuite `ipcurl.check.system-dns` without tests holds the answers.
+/// `ipcurl.check.<target>` with the target's dots as `_`, `name` the address or, unresolved, the URL), and for a
+/// failed probe one `<failure>` whose `type` is the first failed assertion or `curl_error_<exit code>`. Every
+/// testcase's `<system-out>` carries its measurements. With `--compare-system`, a testsuite
+/// `ipcurl.check.system-dns` without tests holds the answers.
 enum JUnitReport {
     static func render(_ report: CheckReport) -> String {
         var suites: [(name: String, probes: [ProbeResult])] = []
