@@ -120,11 +120,16 @@ final class OutputFile {
             let directory = slash.map { String(target[...$0]) } ?? ""
             let base = slash.map { String(target[target.index(after: $0)...]) } ?? target
             var template = Array("\(directory).\(base).ipcurl-XXXXXX".utf8CString)
-            descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            let created = SignalCleanup.deferringSignals { () -> (Int32, (String, Int)?) in
+                let made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+                guard made >= 0 else { return (made, nil) }
+                let temp = String(cString: template)
+                return (made, (temp, SignalCleanup.register(path: temp)))
+            }
+            descriptor = created.0
             if descriptor >= 0 {
                 _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-                let temp = String(cString: template)
-                temporary = (temp, SignalCleanup.register(path: temp))
+                temporary = created.1
                 if exists {
                     // The replacement keeps the existing file's owner and mode: never wider than before.
                     _ = fchown(descriptor, info.st_uid, info.st_gid)

@@ -70,6 +70,18 @@ public enum SignalCleanup {
         return -1
     }
 
+    /// Runs `body` (create a temporary file, then ``register(path:)`` it) with SIGINT and SIGTERM held back, so a
+    /// signal cannot land between the file's creation and its registration and leave it behind.
+    public static func deferringSignals<T>(_ body: () -> T) -> T {
+        var hold = sigset_t(), previous = sigset_t()
+        sigemptyset(&hold)
+        sigaddset(&hold, SIGINT)
+        sigaddset(&hold, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &hold, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        return body()
+    }
+
     /// Forgets a path (the file was renamed into place or removed); -1 and unknown tokens are ignored.
     public static func unregister(_ token: Int) {
         guard (0..<slotCount).contains(token) else { return }

@@ -36,8 +36,11 @@ public enum ReportFile {
         let slash = target.lastIndex(of: "/")
         let directory = slash.map { String(target[...$0]) } ?? ""
         let base = slash.map { String(target[target.index(after: $0)...]) } ?? target
-        guard let (descriptor, temporary) = createTemporary(prefix: "\(directory).\(base).ipcurl-") else { throw failure(path) }
-        let token = SignalCleanup.register(path: temporary)
+        let created = SignalCleanup.deferringSignals { () -> (Int32, String, Int)? in
+            guard let (descriptor, temporary) = createTemporary(prefix: "\(directory).\(base).ipcurl-") else { return nil }
+            return (descriptor, temporary, SignalCleanup.register(path: temporary))
+        }
+        guard let (descriptor, temporary, token) = created else { throw failure(path) }
         defer { SignalCleanup.unregister(token) }
         if exists { fchmod(descriptor, info.st_mode & 0o7777) }
         let written = DescriptorWriter(descriptor: descriptor).write(text) && fsync(descriptor) == 0
