@@ -39,7 +39,7 @@ extension CheckReport {
     /// `3 probes, 1 passed, 2 failed in 1.23s`.
     var summaryLine: String {
         let failed = failedCount
-        return "\(probes.count) probes, \(probes.count - failed) passed, \(failed) failed in "
+        return (probes.count == 1 ? "1 probe" : "\(probes.count) probes") + ", \(probes.count - failed) passed, \(failed) failed in "
             + ReportFormat.fixed(durationMicroseconds, unit: 1_000_000, digits: 2) + "s"
     }
 }
