@@ -1,4 +1,3 @@
-import CCurl
 import CurlKit
 import HTTPDNS
 
@@ -49,29 +48,28 @@ struct TransferSpec {
     func makeHandle(stdin: StdinReplay) throws(CurlError) -> EasyHandle {
         let handle = try EasyHandle()
         try transport.apply(to: handle)
-        try handle.set(CURLOPT_URL, url)
-        try handle.set(CURLOPT_PROTOCOLS_STR, "http,https")
+        try handle.set(url: url)
         switch families {
         case .both: break
-        case .v4Only: try handle.set(CURLOPT_IPRESOLVE, Int(CURL_IPRESOLVE_V4))
-        case .v6Only: try handle.set(CURLOPT_IPRESOLVE, Int(CURL_IPRESOLVE_V6))
+        case .v4Only: try handle.set(ipFamilies: .v4)
+        case .v6Only: try handle.set(ipFamilies: .v6)
         }
-        try handle.set(CURLOPT_RESOLVE, list: resolveEntries)
+        try handle.set(resolveEntries: resolveEntries)
         if freshConnection { try handle.set(freshConnection: true) }
         if collectsCertificates { try handle.set(collectsCertificates: true) }
-        try handle.set(CURLOPT_USERAGENT, userAgent ?? "ipcurl/\(IPCurlVersion.number)")
-        try handle.set(CURLOPT_HTTPHEADER, list: headers)
-        if method == "HEAD" { try handle.set(CURLOPT_NOBODY, 1) }
-        if forcesGet { try handle.set(CURLOPT_HTTPGET, 1) }
+        try handle.set(userAgent: userAgent ?? "ipcurl/\(IPCurlVersion.number)")
+        try handle.set(headers: headers)
+        if method == "HEAD" { try handle.set(headOnly: true) }
+        if forcesGet { try handle.setPlainGet() }
         try payload.apply(to: handle, stdin: stdin)
-        if let customMethod { try handle.set(CURLOPT_CUSTOMREQUEST, customMethod) }
-        if let referer, !referer.isEmpty { try handle.set(CURLOPT_REFERER, referer) }
-        if compressed { try handle.set(CURLOPT_ACCEPT_ENCODING, "") }
-        if failsOnHTTPError { try handle.set(CURLOPT_FAILONERROR, 1) }
-        if let httpVersion { try handle.set(CURLOPT_HTTP_VERSION, httpVersion) }
-        if let credentials { try handle.set(CURLOPT_USERPWD, credentials.value) }
-        if let cookies { try handle.set(CURLOPT_COOKIE, cookies) }
-        if let cookieFile { try handle.set(CURLOPT_COOKIEFILE, cookieFile) }
+        if let customMethod { try handle.set(customMethod: customMethod) }
+        if let referer, !referer.isEmpty { try handle.set(referer: referer) }
+        if compressed { try handle.acceptEveryEncoding() }
+        if failsOnHTTPError { try handle.set(failsOnHTTPError: true) }
+        if let httpVersion { try handle.set(httpVersion: httpVersion) }
+        if let credentials { try handle.set(userPassword: credentials.value) }
+        if let cookies { try handle.set(cookies: cookies) }
+        if let cookieFile { try handle.set(cookieFile: cookieFile) }
         return handle
     }
 }

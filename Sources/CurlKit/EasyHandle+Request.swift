@@ -1,0 +1,79 @@
+import CCurl
+
+/// Named setters for what one HTTP request is: where it goes, how names are pinned, what it sends and which
+/// credentials it carries, so that the layers above never spell a `CURLOPT_` constant for them.
+extension EasyHandle {
+    /// The address families a connection may use.
+    public enum IPFamilies: Sendable {
+        case any, v4, v6
+    }
+
+    /// The URL to request and the protocols it (and any redirect libcurl follows) may use.
+    /// - SeeAlso: `CURLOPT_URL`, `CURLOPT_PROTOCOLS_STR`.
+    public func set(url: String, protocols: String = "http,https") throws(CurlError) {
+        try set(CURLOPT_URL, url)
+        try set(CURLOPT_PROTOCOLS_STR, protocols)
+    }
+
+    /// Which address families a connection may use.
+    /// - SeeAlso: `CURLOPT_IPRESOLVE`.
+    public func set(ipFamilies: IPFamilies) throws(CurlError) {
+        switch ipFamilies {
+        case .any: try set(CURLOPT_IPRESOLVE, Int(CURL_IPRESOLVE_WHATEVER))
+        case .v4: try set(CURLOPT_IPRESOLVE, Int(CURL_IPRESOLVE_V4))
+        case .v6: try set(CURLOPT_IPRESOLVE, Int(CURL_IPRESOLVE_V6))
+        }
+    }
+
+    /// `HOST:PORT:ADDR[,ADDR]` entries libcurl uses instead of resolving; the list lives as long as the handle.
+    /// - SeeAlso: `CURLOPT_RESOLVE`.
+    public func set(resolveEntries: [String]) throws(CurlError) { try set(CURLOPT_RESOLVE, list: resolveEntries) }
+
+    /// Request header lines, verbatim (`Name: value`, `Name:` to drop one, `Name;` for an empty one).
+    /// - SeeAlso: `CURLOPT_HTTPHEADER`.
+    public func set(headers: [String]) throws(CurlError) { try set(CURLOPT_HTTPHEADER, list: headers) }
+
+    /// The `User-Agent`; empty sends none.
+    /// - SeeAlso: `CURLOPT_USERAGENT`.
+    public func set(userAgent: String) throws(CurlError) { try set(CURLOPT_USERAGENT, userAgent) }
+
+    /// A HEAD request: headers only.
+    /// - SeeAlso: `CURLOPT_NOBODY`.
+    public func set(headOnly: Bool) throws(CurlError) { try set(CURLOPT_NOBODY, headOnly ? 1 : 0) }
+
+    /// Back to a plain GET after a body-carrying request on the same handle.
+    /// - SeeAlso: `CURLOPT_HTTPGET`.
+    public func setPlainGet() throws(CurlError) { try set(CURLOPT_HTTPGET, 1) }
+
+    /// The method string sent instead of the one the request implies.
+    /// - SeeAlso: `CURLOPT_CUSTOMREQUEST`.
+    public func set(customMethod: String) throws(CurlError) { try set(CURLOPT_CUSTOMREQUEST, customMethod) }
+
+    /// The `Referer` header.
+    /// - SeeAlso: `CURLOPT_REFERER`.
+    public func set(referer: String) throws(CurlError) { try set(CURLOPT_REFERER, referer) }
+
+    /// Ask for every encoding libcurl can decode, and decode it.
+    /// - SeeAlso: `CURLOPT_ACCEPT_ENCODING`.
+    public func acceptEveryEncoding() throws(CurlError) { try set(CURLOPT_ACCEPT_ENCODING, "") }
+
+    /// An HTTP status of 400 or more ends the transfer with exit 22.
+    /// - SeeAlso: `CURLOPT_FAILONERROR`.
+    public func set(failsOnHTTPError: Bool) throws(CurlError) { try set(CURLOPT_FAILONERROR, failsOnHTTPError ? 1 : 0) }
+
+    /// A `CURL_HTTP_VERSION_*` value.
+    /// - SeeAlso: `CURLOPT_HTTP_VERSION`.
+    public func set(httpVersion: Int) throws(CurlError) { try set(CURLOPT_HTTP_VERSION, httpVersion) }
+
+    /// `user:password` for server authentication.
+    /// - SeeAlso: `CURLOPT_USERPWD`.
+    public func set(userPassword: String) throws(CurlError) { try set(CURLOPT_USERPWD, userPassword) }
+
+    /// `name=value; name=value` cookies sent as they are.
+    /// - SeeAlso: `CURLOPT_COOKIE`.
+    public func set(cookies: String) throws(CurlError) { try set(CURLOPT_COOKIE, cookies) }
+
+    /// A cookie file read into the cookie engine.
+    /// - SeeAlso: `CURLOPT_COOKIEFILE`.
+    public func set(cookieFile: String) throws(CurlError) { try set(CURLOPT_COOKIEFILE, cookieFile) }
+}
