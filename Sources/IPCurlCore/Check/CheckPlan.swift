@@ -2,6 +2,7 @@ import CurlKit
 
 /// Everything one `ipcurl check` run needs, already validated: the targets with their expectations merged,
 /// how names are resolved, trust and time limits, and how many probes run at once.
+/// - SeeAlso: `CURLOPT_TIMEOUT_MS`, `CURLOPT_CONNECTTIMEOUT_MS`, `CURLOPT_CAINFO`.
 public struct CheckPlan: Sendable {
     /// The targets, in report order.
     public var targets: [CheckTarget]

@@ -82,6 +82,7 @@ public struct HeaderExpectation: Sendable, Equatable {
 }
 
 /// A set of HTTP status codes: single codes, `Nxx` classes and `A-B` ranges.
+/// - SeeAlso: `CURLINFO_RESPONSE_CODE`.
 public struct StatusSet: Sendable, Equatable, CustomStringConvertible {
     /// The accepted ranges, in the order given.
     public private(set) var ranges: [ClosedRange<Int>]
@@ -129,6 +130,7 @@ public struct StatusSet: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// A TLS protocol version, ordered.
+/// - SeeAlso: `CURLINFO_TLS_SSL_PTR`, OpenSSL's `SSL_get_version`.
 public enum TLSVersion: Int, Sendable, Comparable, CaseIterable {
     case tls1_0 = 0x0301, tls1_1 = 0x0302, tls1_2 = 0x0303, tls1_3 = 0x0304
 

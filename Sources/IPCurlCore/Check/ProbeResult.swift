@@ -1,6 +1,7 @@
 import HTTPDNS
 
 /// What one probe found: the transfer's measurements and every assertion that failed.
+/// - SeeAlso: `CURLINFO_PRIMARY_IP`, `CURLINFO_RESPONSE_CODE`, `CURLINFO_HTTP_VERSION`.
 public struct ProbeResult: Sendable {
     /// The target probed.
     public var target: CheckTarget
@@ -49,6 +50,7 @@ public struct ProbeResult: Sendable {
 }
 
 /// A transfer that did not complete, in curl's terms.
+/// - SeeAlso: curl's exit codes, `CURLOPT_ERRORBUFFER`.
 public struct ProbeError: Sendable, Equatable {
     /// curl's exit code (6, 7, 28, 35, 60, ...).
     public var exitCode: Int32
@@ -83,6 +85,8 @@ public struct AssertionFailure: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Phase times of one probe, in microseconds; blackbox_exporter's `probe_http_duration_seconds` phases.
+/// - SeeAlso: `CURLINFO_CONNECT_TIME_T`, `CURLINFO_APPCONNECT_TIME_T`, `CURLINFO_PRETRANSFER_TIME_T`,
+///   `CURLINFO_STARTTRANSFER_TIME_T`, `CURLINFO_TOTAL_TIME_T`.
 public struct ProbeTimings: Sendable, Equatable {
     /// The HTTPDNS lookup of the name (shared by every probe of it).
     public var resolve: Int64 = 0
@@ -101,7 +105,8 @@ public struct ProbeTimings: Sendable, Equatable {
     public init() {}
 }
 
-/// What the peer's certificate chain says, from `CURLINFO_CERTINFO`.
+/// What the peer's certificate chain says.
+/// - SeeAlso: `CURLOPT_CERTINFO`, `CURLINFO_CERTINFO`.
 public struct CertificateSummary: Sendable, Equatable {
     /// The leaf's subject, as OpenSSL prints it (`CN = a.test`).
     public var subject: String
