@@ -42,8 +42,11 @@ static inline const char *ccurl_easy_tls_version(CURL *h) {
     if (curl_easy_getinfo(h, CURLINFO_TLS_SSL_PTR, &info) != CURLE_OK || !info) return NULL;
     if (info->backend != CURLSSLBACKEND_OPENSSL || !info->internals) return NULL;
     void *program = dlopen(NULL, RTLD_LAZY);
-    ccurl_ssl_get_version_fn get = program ? (ccurl_ssl_get_version_fn)dlsym(program, "SSL_get_version") : NULL;
-    return get ? get(info->internals) : NULL;
+    if (!program) return NULL;
+    ccurl_ssl_get_version_fn get = (ccurl_ssl_get_version_fn)dlsym(program, "SSL_get_version");
+    const char *version = get ? get(info->internals) : NULL;  // a static string inside libssl
+    dlclose(program);  // only drops the reference dlopen(NULL) took: the program and libssl stay loaded
+    return version;
 }
 
 static inline CURLSHcode ccurl_share_setopt_long(CURLSH *s, CURLSHoption o, long v) { return curl_share_setopt(s, o, v); }
