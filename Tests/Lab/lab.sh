@@ -61,8 +61,10 @@ alive() {
 is_ours() {
     local pid=$1 name=$2 comm cmdline script
     if [[ $name == "$BLACKBOX" || $name == "$PUSHGATEWAY" ]]; then
+        # Started with IPCURL_LAB_STATE naming this lab's state dir in their environment.
         cmdline=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || true)
-        [[ $cmdline == *"prometheus-$name"* && $cmdline == *"--web.listen-address=127.0.0.1:"* ]]
+        [[ $cmdline == *"prometheus-$name"* ]] &&
+            tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qxF "IPCURL_LAB_STATE=$STATE"
     elif [[ $name == "$FIXTURE" || $name == "$ECHO" ]]; then
         script=httpdns_fixture.py
         [[ $name == "$ECHO" ]] && script=echo_backend.py
@@ -345,20 +347,30 @@ start_echo() {
 }
 
 # start_prometheus: blackbox_exporter (module https_lab trusts the lab CA and
-# probes IPv4 only, as ipcurl check -4 does) and the pushgateway (no
-# persistence), both on 127.0.0.1 only, each in a session of its own.
+# probes IPv4 only, as ipcurl check -4 does) and the pushgateway (metrics in
+# memory only: Debian's default persistence file is a system path), both on
+# 127.0.0.1 only, each in a session of its own, with IPCURL_LAB_STATE in their
+# environment for is_ours. As root, blackbox_exporter runs in a private mount
+# namespace whose resolv.conf names 127.0.0.1 (where no DNS server listens), so
+# a target name it cannot find in /etc/hosts never becomes a lookup off loopback.
 start_prometheus() {
     printf '%s\n' "modules:" "  https_lab:" "    prober: http" "    timeout: 5s" "    http:" \
         "      preferred_ip_protocol: ip4" "      ip_protocol_fallback: false" "      tls_config:" \
         "        ca_file: $CERTS/ca.pem" >"$STATE/blackbox.yml"
+    printf 'nameserver 127.0.0.1\noptions timeout:1 attempts:1\n' >"$STATE/blackbox-resolv.conf"
+    local confine=()
+    if [[ $(id -u) == 0 ]] && unshare -m true 2>/dev/null; then
+        confine=(unshare -m sh -c 'mount --bind "$0" /etc/resolv.conf && exec "$@"' "$STATE/blackbox-resolv.conf")
+    fi
     : >"$STATE/blackbox-exporter.log"
-    setsid nohup prometheus-blackbox-exporter --config.file="$STATE/blackbox.yml" \
-        --web.listen-address="127.0.0.1:$LAB_BLACKBOX_PORT" </dev/null >>"$STATE/blackbox-exporter.log" 2>&1 &
+    IPCURL_LAB_STATE="$STATE" setsid nohup "${confine[@]}" prometheus-blackbox-exporter \
+        --config.file="$STATE/blackbox.yml" --web.listen-address="127.0.0.1:$LAB_BLACKBOX_PORT" \
+        </dev/null >>"$STATE/blackbox-exporter.log" 2>&1 &
     BLACKBOX_BG=$!
     printf '%s\n' "$BLACKBOX_BG" >"$STATE/$BLACKBOX.pid"
     : >"$STATE/pushgateway.log"
-    setsid nohup prometheus-pushgateway --web.listen-address="127.0.0.1:$LAB_PUSHGATEWAY_PORT" \
-        </dev/null >>"$STATE/pushgateway.log" 2>&1 &
+    IPCURL_LAB_STATE="$STATE" setsid nohup prometheus-pushgateway --persistence.file= \
+        --web.listen-address="127.0.0.1:$LAB_PUSHGATEWAY_PORT" </dev/null >>"$STATE/pushgateway.log" 2>&1 &
     PUSHGATEWAY_BG=$!
     printf '%s\n' "$PUSHGATEWAY_BG" >"$STATE/$PUSHGATEWAY.pid"
 }
