@@ -4,12 +4,19 @@ import CCurl
 /// facts of that connection.
 extension EasyHandle {
     /// Opens a new connection for this transfer and closes it afterwards, so the transfer tests the address it
-    /// pins rather than a connection another transfer left open.
-    /// - SeeAlso: `CURLOPT_FRESH_CONNECT`, `CURLOPT_FORBID_REUSE`.
+    /// pins rather than a connection another transfer left open; no TLS session is resumed either, so the
+    /// handshake (and the certificate chain) is the address's own.
+    /// - SeeAlso: `CURLOPT_FRESH_CONNECT`, `CURLOPT_FORBID_REUSE`, `CURLOPT_SSL_SESSIONID_CACHE`.
     public func set(freshConnection: Bool) throws(CurlError) {
         try set(CURLOPT_FRESH_CONNECT, freshConnection ? 1 : 0)
         try set(CURLOPT_FORBID_REUSE, freshConnection ? 1 : 0)
+        try set(CURLOPT_SSL_SESSIONID_CACHE, freshConnection ? 0 : 1)
     }
+
+    /// Connects directly, whatever `http_proxy`/`https_proxy`/`ALL_PROXY` say: through a proxy, the proxy
+    /// resolves the name and the pinned address is never used.
+    /// - SeeAlso: `CURLOPT_NOPROXY`.
+    public func bypassProxies() throws(CurlError) { try set(CURLOPT_NOPROXY, "*") }
 
     /// Makes libcurl keep the peer's certificate chain for ``certificateChain()``.
     /// - SeeAlso: `CURLOPT_CERTINFO`.

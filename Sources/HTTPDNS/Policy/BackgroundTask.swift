@@ -91,6 +91,14 @@ private final class ThreadJob: @unchecked Sendable {
     func start() -> pthread_t? {
         var thread = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
+        // The thread starts with SIGINT and SIGTERM blocked (a new thread inherits the mask), so they always reach
+        // the main thread, whose handler knows which temporary files to remove.
+        var hold = sigset_t(), previous = sigset_t()
+        sigemptyset(&hold)
+        sigaddset(&hold, SIGINT)
+        sigaddset(&hold, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &hold, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         guard pthread_create(&thread, nil, threadJobEntry, context) == 0 else {
             Unmanaged<ThreadJob>.fromOpaque(context).release()
             return nil

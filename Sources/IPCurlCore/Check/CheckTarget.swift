@@ -29,7 +29,7 @@ public struct CheckTarget: Sendable, Equatable {
 /// The assertions a probe must pass. Each is optional; an empty expectation passes any completed transfer
 /// (a transfer error always fails).
 public struct Expectation: Sendable, Equatable {
-    /// Accepted status codes (`200,204`, `2xx`, `200-299`); `nil` accepts 200-399.
+    /// Accepted status codes (`200,204`, `2xx`, `200-299`); `nil` accepts 2xx (blackbox_exporter's default).
     public var status: StatusSet?
     /// The certificate chain's earliest notAfter must be at least this many days away.
     public var minCertDays: Int?
@@ -43,7 +43,7 @@ public struct Expectation: Sendable, Equatable {
     public var headers: [HeaderExpectation] = []
     /// The lowest TLS version accepted (`1.2`, `1.3`).
     public var tlsMin: TLSVersion?
-    /// The HTTP version the response must use, as `%{http_version}` prints it (`1.1`, `2`).
+    /// The HTTP version the response must use: `1.0`, `1.1`, `2`, `3`.
     public var httpVersion: String?
 
     /// No assertions.

@@ -53,9 +53,9 @@ struct ExpectationCheck {
         if let minimum = expect.tlsMin, (result.tlsVersion.map { $0 < minimum } ?? true) {
             fail("tls_min", minimum.label, result.tlsVersion?.label ?? "no TLS")
         }
-        if let version = expect.httpVersion, version != result.httpVersion {
-            fail("http_version", "HTTP/\(version)", "HTTP/\(result.httpVersion)")
-        }
+        // %{http_version} spells HTTP/1.0 as "1"; the expectation spells it "1.0".
+        let seen = result.httpVersion == "1" ? "1.0" : result.httpVersion
+        if let version = expect.httpVersion, version != seen { fail("http_version", "HTTP/\(version)", "HTTP/\(seen)") }
         return failures
     }
 

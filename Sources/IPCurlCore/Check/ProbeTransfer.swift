@@ -50,12 +50,16 @@ final class ProbeTransfer {
     /// The probe's result once the transfer finished with `error` (`nil`: completed); `now` dates certificate days.
     func result(error: CurlError?, now: Int64) -> ProbeResult {
         let transfer = TransferResult(handle: handle, url: planned.result.target.url, error: error, headers: headers,
-                                      tlsName: tlsName)
+                                      tlsName: tlsName, collectedCertificates: true)
         var result = planned.result
         result.error = error.map(ProbeError.init)
         result.status = transfer.report.responseCode
         result.httpVersion = transfer.report.httpVersion
         result.connectedIP = transfer.report.remoteIP
+        // One probe over the whole answer (no --all-ips): libcurl chose among the pinned addresses; report that one.
+        if planned.pinned.count > 1, let connected = IPAddress(result.connectedIP), planned.pinned.contains(connected) {
+            result.address = connected
+        }
         result.timings.fill(from: transfer.report.microseconds)
         result.tlsVersion = transfer.tlsVersion
         result.certificate = CertificateSummary(chain: transfer.certificates)

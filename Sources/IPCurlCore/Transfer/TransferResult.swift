@@ -16,12 +16,13 @@ struct TransferResult {
     var certificates: [[String: String]]
 
     /// Reads `handle` after its transfer ended with `error`; `url` is the URL as given, `headers` and
-    /// `tlsName` what the callbacks saw.
-    init(handle: EasyHandle, url: String, error: CurlError?, headers: ResponseHeaders, tlsName: String? = nil) {
+    /// `tlsName` what the callbacks saw; the chain only when the spec kept it (`collectedCertificates`).
+    init(handle: EasyHandle, url: String, error: CurlError?, headers: ResponseHeaders, tlsName: String? = nil,
+         collectedCertificates: Bool = false) {
         self.error = error
         report = TransferReport(handle: handle, url: url)
         report.responseHeaders = headers
         tlsVersion = tlsName.flatMap(TLSVersion.init(openSSLName:))
-        certificates = handle.certificateChain()
+        certificates = collectedCertificates ? handle.certificateChain() : []
     }
 }

@@ -37,7 +37,7 @@ struct TransferSpec {
     var families = AddressFamilies.both
     /// TLS trust and timeouts.
     var transport = TransportOptions()
-    /// A connection of its own, closed afterwards (probes).
+    /// A connection of its own, closed afterwards, direct even when a proxy is configured (probes).
     var freshConnection = false
     /// Keep the peer's certificate chain (probes).
     var collectsCertificates = false
@@ -55,7 +55,10 @@ struct TransferSpec {
         case .v6Only: try handle.set(ipFamilies: .v6)
         }
         try handle.set(resolveEntries: resolveEntries)
-        if freshConnection { try handle.set(freshConnection: true) }
+        if freshConnection {
+            try handle.set(freshConnection: true)
+            try handle.bypassProxies()
+        }
         if collectsCertificates { try handle.set(collectsCertificates: true) }
         try handle.set(userAgent: userAgent ?? "ipcurl/\(IPCurlVersion.number)")
         try handle.set(headers: headers)
