@@ -193,3 +193,24 @@ extension CheckTests {
         }
     }
 }
+
+/// Found by red-teaming `check`: each test failed before its fix.
+extension CheckTests {
+    @Test func targetsFileErrorsQuotingTheFileStayOneLineWithoutEscapes() throws {
+        let (scratch, path) = try targetsFile("""
+            targets:
+              - url: \(lab.https("a.test"))
+                "bad\\nkey\\e[31m": 1
+              - url: \(lab.https("a.test"))
+                name: "dup\\nname"
+              - url: \(lab.https("b.test"))
+                name: "dup\\nname"
+            """)
+        defer { _ = scratch }
+        let result = try check(["--targets", path])
+        #expect(result.status == 2)
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(!result.stderr.contains("\u{1B}"), "\(result.stderr)")
+        #expect(result.stderr.contains(":3:5: unknown key"), "\(result.stderr)")
+    }
+}

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import HTTPDNS
 
 /// `ipcurl check --targets FILE`: the targets to probe plus the settings shared by all of them, read from YAML or
 /// JSON (JSON is YAML's flow syntax, so libyaml reads both). Pretty-printed JSON reads as it is, indented with
@@ -144,6 +145,9 @@ public struct TargetsFileError: Error, Sendable, Equatable, CustomStringConverti
         self.message = message
     }
 
-    /// `FILE:LINE:COL: message`, or `FILE: message` without a position.
-    public var description: String { line == 0 ? "\(path): \(message)" : "\(path):\(line):\(column): \(message)" }
+    /// `FILE:LINE:COL: message`, or `FILE: message` without a position; one line whatever the file holds, since
+    /// messages quote keys and names from it (control characters are escaped with ``Printable``).
+    public var description: String {
+        Printable.escaped(line == 0 ? "\(path): \(message)" : "\(path):\(line):\(column): \(message)")
+    }
 }
