@@ -213,4 +213,15 @@ extension CheckTests {
         #expect(!result.stderr.contains("\u{1B}"), "\(result.stderr)")
         #expect(result.stderr.contains(":3:5: unknown key"), "\(result.stderr)")
     }
+
+    @Test func credentialsInAURLThatCannotBeProbedNeverReachAReport() throws {
+        let urls = ["ftp://probe:s3cret-pw@a.test:\(lab.httpsPort)/", "https://probe:s3cret-pw@a.test:99999/",
+                    "https://probe:s3cret-pw@a test/"]
+        for format in ["text", "json", "junit", "tap", "openmetrics"] {
+            let result = try check(["--no-fallback", "--format", format] + urls)
+            #expect(result.status == 1, "\(format): \(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains("a.test"), "\(format): \(result.stdout)")
+            #expect(!result.stdout.contains("s3cret-pw") && !result.stderr.contains("s3cret-pw"), "\(format): \(result.stdout)")
+        }
+    }
 }

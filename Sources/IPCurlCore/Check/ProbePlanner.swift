@@ -19,20 +19,18 @@ enum ProbePlanner {
         targets.flatMap { target -> [PlannedProbe] in
             var probe = PlannedProbe(result: ProbeResult(target: target, address: nil))
             let url: CurlURL
-            do throws(CurlError) {
-                url = try CurlURL(target.url, guessScheme: false)
-                guard url.scheme == "https" || url.scheme == "http" else {
-                    throw CurlError.unsupportedProtocol.with(message: "Protocol \"\(url.scheme)\" not supported by ipcurl")
-                }
-            } catch {
+            do throws(CurlError) { url = try CurlURL(target.url, guessScheme: false) } catch {
+                probe.result.target.show(url: ServerURL.withoutUserInfo(target.url))
                 probe.result.error = ProbeError(error)
                 return [probe]
             }
-            probe.url = url
-            if url.hasCredentials {  // reports are read by others: user info never reaches them
-                if probe.result.target.name == target.url { probe.result.target.name = url.referer }
-                probe.result.target.url = url.referer
+            if url.hasCredentials { probe.result.target.show(url: url.referer) }
+            guard url.scheme == "https" || url.scheme == "http" else {
+                probe.result.error = ProbeError(exitCode: CurlError.unsupportedProtocol.exitCode,
+                                                message: "Protocol \"\(url.scheme)\" not supported by ipcurl")
+                return [probe]
             }
+            probe.url = url
             if let literal = IPAddress(url.host) {
                 probe.result.address = literal
                 probe.pinned = [literal]
@@ -65,6 +63,15 @@ enum ProbePlanner {
                 return one
             }
         }
+    }
+}
+
+extension CheckTarget {
+    /// Reports `shown` as the URL (and as the name when the name is the URL): reports are read by others, so user
+    /// info never reaches them.
+    mutating func show(url shown: String) {
+        if name == url { name = shown }
+        url = shown
     }
 }
 

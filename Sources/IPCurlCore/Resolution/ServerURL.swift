@@ -35,11 +35,15 @@ public enum ServerURL {
 
     /// `text` cut at its query and with any user info dropped, for messages.
     public static func redacted(_ text: String) -> String {
-        let shown = String(text.prefix { $0 != "?" && $0 != "#" })
-        let parts = shown.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false)
-        // scheme:, "", authority, path: drop everything up to the last '@' of the authority.
-        guard parts.count >= 3, parts[0].hasSuffix(":"), parts[1].isEmpty, let at = parts[2].lastIndex(of: "@") else { return shown }
-        let authority = parts[2][parts[2].index(after: at)...]
-        return ([parts[0], parts[1], authority] + parts.dropFirst(3)).joined(separator: "/")
+        withoutUserInfo(String(text.prefix { $0 != "?" && $0 != "#" }))
+    }
+
+    /// `text` with the user info of its authority (`scheme://USER:PASSWORD@`) dropped, even when libcurl rejects
+    /// the URL, and everything else kept.
+    public static func withoutUserInfo(_ text: String) -> String {
+        guard let slashes = text.firstRange(of: "://"), !text[..<slashes.lowerBound].contains("/") else { return text }
+        let authority = text[slashes.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard let at = authority.lastIndex(of: "@") else { return text }
+        return String(text[..<authority.startIndex] + text[text.index(after: at)...])
     }
 }
