@@ -224,4 +224,13 @@ extension CheckTests {
             #expect(!result.stdout.contains("s3cret-pw") && !result.stderr.contains("s3cret-pw"), "\(format): \(result.stdout)")
         }
     }
+
+    @Test func aProbeConnectsToItsAddressWhateverProxyTheEnvironmentNames() throws {
+        let proxy = "http://127.0.0.1:9"  // discard: nothing listens
+        let environment = ["https_proxy": proxy, "HTTPS_PROXY": proxy, "http_proxy": proxy, "ALL_PROXY": proxy,
+                           "NO_PROXY": "127.0.0.1"]  // the DoH server, reached directly: only the probes would use the proxy
+        let result = try check(["--format", "json", lab.https("a.test"), "http://b.test:\(lab.httpPort)/"], environment: environment)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(try probes(result).allSatisfy { $0["connected_ip"] as? String == lab.ip })
+    }
 }
