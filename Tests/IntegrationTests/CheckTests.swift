@@ -233,4 +233,17 @@ extension CheckTests {
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(try probes(result).allSatisfy { $0["connected_ip"] as? String == lab.ip })
     }
+
+    @Test func aTargetWithABodyIsSentWithTheMethodItReports() throws {
+        let (scratch, path) = try targetsFile("""
+            targets:
+              - url: \(lab.https("a.test", "/api/echo"))
+                body: hello
+                expect: { body_contains: ['"method":"GET"', '"body_length":5'] }
+            """)
+        defer { _ = scratch }
+        let result = try check(["--targets", path, "--format", "json"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(try probes(result).first?["method"] as? String == "GET")
+    }
 }

@@ -25,7 +25,8 @@ final class ProbeTransfer {
         spec.families = plan.resolver.families
         let method = target.method.uppercased()
         spec.method = method == "HEAD" ? "HEAD" : "GET"
-        if method != spec.method { spec.customMethod = target.method }
+        // A body makes libcurl send POST: name the method, so what is sent is what the report says (GET by default).
+        if method != spec.method || target.body != nil { spec.customMethod = target.method }
         spec.headers = target.headers
         if let body = target.body { spec.payload = .data([.bytes(Array(body.utf8))]) }
         if let entry = ResolveEntry(host: url.host, port: url.port, addresses: planned.pinned), IPAddress(url.host) == nil {
