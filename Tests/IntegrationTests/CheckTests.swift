@@ -246,4 +246,19 @@ extension CheckTests {
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(try probes(result).first?["method"] as? String == "GET")
     }
+
+    @Test func resolverAndTrustErrorsAreUsageErrors() throws {
+        let (scratch, path) = try targetsFile("""
+            resolver: { resolve: "a.test:1:notip" }
+            targets: [ { url: "\(lab.https("a.test"))" } ]
+            """)
+        defer { _ = scratch }
+        for arguments in [["--resolve", "bad", lab.https("a.test")], ["--cacert", "/nonexistent/ca.pem", lab.https("a.test")],
+                          ["--targets", path]] {
+            let result = try check(arguments)
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        }
+    }
 }

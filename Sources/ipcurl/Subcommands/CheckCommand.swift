@@ -83,9 +83,10 @@ struct CheckCommand: ParsableCommand {
     func run() throws {
         let plan: CheckPlan
         do throws(CurlError) { plan = try makePlan() } catch {
-            // Usage and targets-file errors read like curl's option errors: no "(2)" before the text.
-            DescriptorWriter.standardError.write("ipcurl: \(error == .usage("") ? error.message : error.description)\n")
-            throw ExitCode(error.exitCode)
+            // Usage, targets-file, resolver and trust errors (a malformed --resolve entry, an unreadable --cacert) are
+            // all exit 2, so 1 always means a probe failed; they read like curl's option errors: no "(N)" before the text.
+            DescriptorWriter.standardError.write("ipcurl: \(error.message)\n")
+            throw ExitCode(2)
         }
         let path = output ?? "-"
         if path != "-" { SignalCleanup.install() }  // a signal mid-run removes the report's temporary file
