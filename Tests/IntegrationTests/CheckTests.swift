@@ -261,4 +261,12 @@ extension CheckTests {
             #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
         }
     }
+
+    @Test func aURLThatCannotBeProbedIsNotResolved() throws {
+        let name = "unprobed-\(UInt32.random(in: 0...UInt32.max)).any.test"
+        let aliyun = try Provider.aliyun.arguments(lab)
+        let result = try ipcurl(["check"] + aliyun + ["--no-fallback", "ftp://\(name)/", "\(name):\(lab.httpsPort)/"])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(try FixtureStats.read(lab).byName[name] == nil, "no HTTPDNS query for URLs that are never probed")
+    }
 }

@@ -12,7 +12,8 @@ final class NameTable {
     private(set) var lookups: [String: Lookup] = [:]
     private var order: [(host: String, port: Int)] = []
 
-    /// Resolves the hosts of every target URL that parses, batching the names of each port.
+    /// Resolves the hosts of every target URL that will be probed (it parses as ``ProbePlanner`` parses it, without
+    /// guessing a scheme, and is http or https), batching the names of each port.
     init(plan: CheckPlan, log: DescriptorWriter) {
         let policy = plan.resolver.policy(transport: plan.transport)
         if plan.verbose {
@@ -21,7 +22,8 @@ final class NameTable {
         }
         var ports: [Int: [String]] = [:]
         for target in plan.targets {
-            guard let url = try? CurlURL(target.url), lookups[Self.key(url.host, url.port)] == nil else { continue }
+            guard let url = try? CurlURL(target.url, guessScheme: false), url.scheme == "https" || url.scheme == "http",
+                  lookups[Self.key(url.host, url.port)] == nil else { continue }
             lookups[Self.key(url.host, url.port)] = Lookup(result: .failure(.couldntResolveHost), microseconds: 0)
             order.append((url.host, url.port))
             ports[url.port, default: []].append(url.host)
