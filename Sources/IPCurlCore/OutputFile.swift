@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import CurlKit
+import HTTPDNS
 
 /// Where response bytes go: stdout, or the file named by `-o`/`-O`/`-D`.
 ///
@@ -26,6 +27,9 @@ final class OutputFile {
     private var rewritesInPlace = false
     /// The first write or open error; it ends the transfer with exit 23.
     private(set) var failure: CurlError?
+    /// Flush the file (`fsync`) before the rename and the directory after it, so the new content survives a crash
+    /// (reports that other programs poll); off for transfers, as in curl.
+    var syncsToDisk = false
 
     /// `nil` or `-` is stdout.
     init(path: String?, createDirectories: Bool = false) {
@@ -42,7 +46,7 @@ final class OutputFile {
     func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let writer = openIfNeeded() else { return false }
         guard writer.write(bytes) else {
-            failure = CurlError.writeError.with(message: "Failure writing output to \(path ?? "stdout")")
+            failure = CurlError.writeError.with(message: "Failure writing output to \(path.map(Printable.escaped) ?? "stdout")")
             return false
         }
         return true
@@ -55,6 +59,10 @@ final class OutputFile {
             if let failure { throw failure }
             return
         }
+        if syncsToDisk, temporary != nil, fsync(descriptor) != 0 {
+            let reason = String(cString: strerror(errno))
+            throw CurlError.writeError.with(message: "Failure writing output to \(Printable.escaped(target)): \(reason)")
+        }
         closeDescriptor()
         guard let temporary else { return }
         self.temporary = nil
@@ -63,9 +71,19 @@ final class OutputFile {
         guard moved else {
             let reason = String(cString: strerror(errno))
             unlink(temporary.path)
-            throw CurlError.writeError.with(message: "Failed to replace \(target): \(reason)")
+            throw CurlError.writeError.with(message: "Failed to replace \(Printable.escaped(target)): \(reason)")
         }
         if rewritesInPlace { unlink(temporary.path) }
+        if syncsToDisk { Self.syncDirectory(of: target) }
+    }
+
+    /// Flushes the directory entry of the rename, so the new name survives a crash; best effort.
+    private static func syncDirectory(of path: String) {
+        let directory = path.lastIndex(of: "/").map { String(path[...$0]) } ?? "."
+        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
     }
 
     /// Copies `source` into the existing file `destination` (same inode, so hard links follow).
@@ -142,7 +160,7 @@ final class OutputFile {
             }
         }
         guard descriptor >= 0 else {
-            failure = CurlError.writeError.with(message: "Failed to open the file \(path): \(String(cString: strerror(errno)))")
+            failure = CurlError.writeError.with(message: "Failed to open the file \(Printable.escaped(path)): \(String(cString: strerror(errno)))")
             return nil
         }
         writer = DescriptorWriter(descriptor: descriptor)
