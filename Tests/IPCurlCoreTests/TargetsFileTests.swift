@@ -354,7 +354,9 @@ import Testing
         #expect(labels.map(\.name) == ["z", "a", "_b"])
         #expect(labels.map(\.value) == ["1", "two", "3"])
         #expect(failure("labels: {ci-run: 1}\ntargets: [{url: https://a.test/}]")
-            == #"t.yaml:1:10: label name "ci-run" must be letters, digits and _, not starting with a digit"#)
+            == #"t.yaml:1:10: label name "ci-run": a label name is letters, digits and _, not starting with a digit"#)
+        #expect(failure("labels: {vantage: a, target: b}\ntargets: [{url: https://a.test/}]")?
+            .hasPrefix(#"t.yaml:1:22: label name "target": the reports use "target" themselves"#) == true)
         #expect(failure("labels: [a]\ntargets: [{url: https://a.test/}]") == #"t.yaml:1:9: "labels" must be a mapping"#)
     }
 

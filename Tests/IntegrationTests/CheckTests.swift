@@ -214,14 +214,24 @@ extension CheckTests {
         #expect(result.stderr.contains(":3:5: unknown key"), "\(result.stderr)")
     }
 
-    @Test func credentialsInAURLThatCannotBeProbedNeverReachAReport() throws {
-        let urls = ["ftp://probe:s3cret-pw@a.test:\(lab.httpsPort)/", "https://probe:s3cret-pw@a.test:99999/",
-                    "https://probe:s3cret-pw@a test/"]
+    @Test func credentialsInAURLThatCannotBeProbedNeverReachAReportNorAnError() throws {
+        // In a targets file, a URL libcurl rejects fails its probe; on the command line it is a usage error.
+        let (scratch, path) = try targetsFile("""
+            targets:
+              - url: "https://probe:s3cret-pw@a.test:99999/"
+              - url: \(lab.https("a.test"))
+            """)
+        defer { _ = scratch }
         for format in ["text", "json", "junit", "tap", "openmetrics"] {
-            let result = try check(["--no-fallback", "--format", format] + urls)
+            let result = try check(["--no-fallback", "--format", format, "--targets", path])
             #expect(result.status == 1, "\(format): \(result.stdout)\(result.stderr)")
             #expect(result.stdout.contains("a.test"), "\(format): \(result.stdout)")
             #expect(!result.stdout.contains("s3cret-pw") && !result.stderr.contains("s3cret-pw"), "\(format): \(result.stdout)")
+        }
+        for url in ["ftp://probe:s3cret-pw@a.test:\(lab.httpsPort)/", "https://probe:s3cret-pw@a test/"] {
+            let result = try check([url])
+            #expect(result.status == 2 && result.stdout.isEmpty, "\(url): \(result.stderr)")
+            #expect(!result.stderr.contains("s3cret-pw"), "\(result.stderr)")
         }
     }
 
@@ -265,8 +275,9 @@ extension CheckTests {
     @Test func aURLThatCannotBeProbedIsNotResolved() throws {
         let name = "unprobed-\(UInt32.random(in: 0...UInt32.max)).any.test"
         let aliyun = try Provider.aliyun.arguments(lab)
-        let result = try ipcurl(["check"] + aliyun + ["--no-fallback", "ftp://\(name)/", "\(name):\(lab.httpsPort)/"])
-        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let result = try ipcurl(["check"] + aliyun + ["--no-fallback", "ftp://\(name)/", lab.https("a.test")])
+        #expect(result.status == 2, "a URL check cannot probe is a usage error: \(result.stdout)\(result.stderr)")
+        #expect(result.stdout.isEmpty && result.stderr.contains("ftp"), "\(result.stderr)")
         #expect(try FixtureStats.read(lab).byName[name] == nil, "no HTTPDNS query for URLs that are never probed")
     }
 }

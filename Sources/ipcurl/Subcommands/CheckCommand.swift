@@ -113,8 +113,12 @@ struct CheckCommand: ParsableCommand {
             target.allIPs = target.allIPs || allIPs
             return target
         }
-        for url in urls {
-            var target = CheckTarget(url: url)
+        for typed in urls {
+            // curl's grammar: a URL without a scheme is http://; check probes http and https only (else exit 2).
+            guard let parsed = try? CurlURL(typed), parsed.scheme == "http" || parsed.scheme == "https" else {
+                throw CurlError.usage("\(ResolveEntry.quoted(ServerURL.redacted(typed))): not an http:// or https:// URL")
+            }
+            var target = CheckTarget(url: parsed.text)
             target.expect = fileDefaults.overridden(by: expect)
             target.allIPs = allIPs || file?.defaults.allIPs == true
             target.headers = headers.isEmpty ? file?.defaults.headers ?? [] : headers

@@ -47,25 +47,17 @@ private struct ResolverOnly: ParsableArguments {
     @Argument(parsing: .allUnrecognized) var rest: [String] = []
 }
 
-/// `--label NAME=VALUE`: a Prometheus label name (not one ipcurl sets itself) and any value.
+/// `--label NAME=VALUE`: a label name ``ReportLabel`` allows, and any value.
 enum CheckLabels {
-    /// The labels every probe's metrics carry already.
-    static let reserved: Set<String> = ["target", "name", "ip", "family", "phase", "version", "job", "instance"]
-
     static func parse(_ text: String) throws(CurlError) -> (name: String, value: String) {
         guard let equals = text.firstIndex(of: "=") else {
             throw CurlError.usage("--label \(ResolveEntry.quoted(text)): expected NAME=VALUE")
         }
         let name = String(text[..<equals]), value = String(text[text.index(after: equals)...])
-        guard isLabelName(name), !name.hasPrefix("__"), !reserved.contains(name) else {
-            throw CurlError.usage("--label \(ResolveEntry.quoted(name)): not a label name of ours to use ([a-zA-Z_][a-zA-Z0-9_]*, not \(reserved.sorted().joined(separator: ", ")))")
+        if let problem = ReportLabel.problem(with: name) {
+            throw CurlError.usage("--label \(ResolveEntry.quoted(name)): \(problem)")
         }
         return (name, value)
-    }
-
-    static func isLabelName(_ name: String) -> Bool {
-        guard let first = name.utf8.first, first == UInt8(ascii: "_") || (first | 0x20) >= 0x61 && (first | 0x20) <= 0x7A else { return false }
-        return name.utf8.allSatisfy { $0 == UInt8(ascii: "_") || ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A || (0x30...0x39).contains($0) }
     }
 
     /// `labels` with later ones replacing earlier ones of the same name (the command line wins over the file).

@@ -7,13 +7,6 @@ struct MetricsWriter {
     /// Labels added after every sample's own.
     let commonLabels: [(name: String, value: String)]
 
-    /// Label names that ``OpenMetricsReport`` itself uses; a report label with one of them is renamed `exported_NAME`,
-    /// as Prometheus renames a scraped label that clashes with a target label.
-    static let reservedLabels: Set<String> = [
-        "target", "name", "ip", "family", "occurrence", "phase", "version", "host", "resolver", "answer_source",
-        "connected_ip", "method", "subject", "issuer", "subject_alternative_names", "reason", "type",
-    ]
-
     /// A writer adding `labels` (sanitised with ``labelName(_:)``, the first of a repeated name kept) to every sample.
     init(labels: [(name: String, value: String)]) {
         var seen = Set<String>()
@@ -45,7 +38,7 @@ struct MetricsWriter {
             scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_") ? Character(scalar) : "_"
         })
         if name.isEmpty || name.first!.isNumber { name = "_" + name }
-        if reservedLabels.contains(name) || name.hasPrefix("__") { name = "exported_" + name }
+        if ReportLabel.reserved.contains(name) || name.hasPrefix("__") { name = "exported_" + name }
         return name
     }
 

@@ -115,9 +115,8 @@ struct TargetsFileDecoder {
     private func labels(_ node: YAMLNode) throws(TargetsFileError) -> [(name: String, value: String)] {
         var labels: [(name: String, value: String)] = []
         for entry in try entries(node, key: "labels", context: "", allowed: nil) {
-            guard let first = entry.key.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first),
-                  entry.key.utf8.allSatisfy({ $0 == UInt8(ascii: "_") || Self.isAlphanumeric($0) }) else {
-                throw error(entry.keyNode, "label name \"\(entry.key)\" must be letters, digits and _, not starting with a digit")
+            if let problem = ReportLabel.problem(with: entry.key) {
+                throw error(entry.keyNode, "label name \"\(entry.key)\": \(problem)")
             }
             labels.append((entry.key, try string(entry.value, key: entry.key)))
         }
