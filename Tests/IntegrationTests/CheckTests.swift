@@ -281,3 +281,23 @@ extension CheckTests {
         #expect(try FixtureStats.read(lab).byName[name] == nil, "no HTTPDNS query for URLs that are never probed")
     }
 }
+
+extension CheckTests {
+    /// A pattern that backtracks exponentially on 40 x's would search for longer than the universe is old: the
+    /// probe's time limit bounds it.
+    @Test func aBacktrackingBodyPatternIsBoundedByTheProbesTimeLimit() throws {
+        let (scratch, path) = try targetsFile("""
+            targets:
+              - url: \(lab.https("a.test", "/api/drip?bytes=40&chunk=40&ms=0"))
+                expect: { body_matches: "^(x+x+)+y" }
+            """)
+        defer { _ = scratch }
+        let began = Date()
+        let result = try check(["-m", "1", "--format", "json", "--targets", path])
+        #expect(Date().timeIntervalSince(began) < 20, "the search was not cut off")
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let failures = try probes(result).first?["failures"] as? [[String: String]]
+        #expect(failures?.first?["assertion"] == "body_matches")
+        #expect(failures?.first?["actual"]?.hasPrefix("no answer within 1000 ms") == true, "\(String(describing: failures))")
+    }
+}

@@ -11,6 +11,9 @@ struct ExpectationCheck {
     let expect: Expectation
     /// The run's start, seconds since 1970, for certificate days.
     let now: Int64
+    /// How long `body_matches` may search: a backtracking pattern can take exponential time, and Swift's `Regex`
+    /// has no time limit of its own, so the match runs on a thread that is abandoned after this long.
+    var matchBudgetMS = CheckPlan.defaultMaxTimeMS
 
     func failures(of result: ProbeResult, headers: ResponseHeaders, body: [UInt8], pinned: [IPAddress]) -> [AssertionFailure] {
         var failures: [AssertionFailure] = []
@@ -39,9 +42,11 @@ struct ExpectationCheck {
         }
         if let pattern = expect.bodyMatches {
             let text = String(decoding: body, as: UTF8.self)
-            switch Result(catching: { try Regex(pattern) }) {
-            case .success(let regex): if (try? regex.firstMatch(in: text)) == nil { fail("body_matches", "/\(pattern)/", "no match") }
-            case .failure(let error): fail("body_matches", "/\(pattern)/", "invalid pattern: \(error)")
+            let search = BackgroundTask { () -> Bool in (try? Regex(pattern).firstMatch(in: text)) != nil }
+            switch search.wait(until: .now + .milliseconds(matchBudgetMS)) {
+            case true?: break
+            case false?: fail("body_matches", "/\(pattern)/", "no match")
+            case nil: fail("body_matches", "/\(pattern)/", "no answer within \(matchBudgetMS) ms (the pattern backtracks too much)")
             }
         }
         for header in expect.headers {

@@ -14,6 +14,8 @@ final class ProbeTransfer {
     private var headers = ResponseHeaders()
     private var body: [UInt8] = []
     private var tlsName: String?
+    /// The probe's time limit (`-m`, else ``CheckPlan/defaultMaxTimeMS``), which also bounds `body_matches`.
+    private let timeLimitMS: Int
 
     init(_ planned: PlannedProbe, plan: CheckPlan, stdin: StdinReplay) throws(CurlError) {
         self.planned = planned
@@ -22,6 +24,7 @@ final class ProbeTransfer {
         var spec = TransferSpec(url: url.text)
         spec.transport = plan.transport
         if spec.transport.timeoutMS == nil { spec.transport.timeoutMS = CheckPlan.defaultMaxTimeMS }
+        timeLimitMS = spec.transport.timeoutMS ?? CheckPlan.defaultMaxTimeMS
         spec.families = plan.resolver.families
         let method = target.method.uppercased()
         spec.method = method == "HEAD" ? "HEAD" : "GET"
@@ -65,8 +68,9 @@ final class ProbeTransfer {
         result.tlsVersion = transfer.tlsVersion
         result.certificate = CertificateSummary(chain: transfer.certificates)
         if error == nil {
-            result.failures = ExpectationCheck(expect: result.target.expect, now: now)
-                .failures(of: result, headers: headers, body: body, pinned: planned.pinned)
+            var check = ExpectationCheck(expect: result.target.expect, now: now)
+            check.matchBudgetMS = timeLimitMS
+            result.failures = check.failures(of: result, headers: headers, body: body, pinned: planned.pinned)
         }
         return result
     }
