@@ -72,18 +72,6 @@ public final class MultiHandle {
         return finished
     }
 
-    /// Performs every handle concurrently to the end and returns, per handle and in order, `nil` on success or
-    /// its error.
-    public func perform(_ handles: [EasyHandle]) throws(CurlError) -> [CurlError?] {
-        defer { for easy in handles { remove(easy) } }  // also the ones added before an add failed
-        for easy in handles { try add(easy) }
-        var results: [UnsafeMutableRawPointer: CurlError?] = [:]
-        while results.count < handles.count, !active.isEmpty {
-            for done in try run(upToMilliseconds: 1000) { results[done.handle.raw] = .some(done.error) }
-        }
-        return handles.map { results[$0.raw] ?? CurlError.abortedByCallback.with(message: "transfer ended without a result") }
-    }
-
     /// Runs a stream of transfers with at most `concurrency` on the loop at once: slots are filled from `next`
     /// (which returns `nil` when there is nothing left to start) as finished transfers leave, and each finished
     /// transfer goes to `finished` as soon as it is done, so only `concurrency` handles exist at a time.
@@ -98,6 +86,15 @@ public final class MultiHandle {
             if active.isEmpty { return }
             for done in try run(upToMilliseconds: 1000) { finished(done) }
         }
+    }
+
+    /// Performs every handle concurrently to the end and returns, per handle and in order, `nil` on success or
+    /// its error: ``drive(concurrency:next:finished:)`` with every handle on the loop at once.
+    public func perform(_ handles: [EasyHandle]) throws(CurlError) -> [CurlError?] {
+        var pending = handles.makeIterator()
+        var results: [UnsafeMutableRawPointer: CurlError?] = [:]
+        try drive(concurrency: handles.count, next: { pending.next() }, finished: { results[$0.handle.raw] = .some($0.error) })
+        return handles.map { results[$0.raw] ?? CurlError.abortedByCallback.with(message: "transfer ended without a result") }
     }
 
     private static func error(_ call: String, _ code: CURLMcode) -> CurlError {

@@ -15,8 +15,9 @@ public enum Check {
     public static func run(_ plan: CheckPlan, log: DescriptorWriter = .standardError) -> CheckReport {
         let clock = ContinuousClock(), began = clock.now
         let startedAt = Int64(time(nil))
-        let names = NameTable(plan: plan, log: log)
-        let probes = ProbePlanner.probes(for: plan.targets, names: names)
+        let parsed = plan.targets.map(ProbePlanner.parse)
+        let names = NameTable(urls: parsed.compactMap(\.url), plan: plan, log: log)
+        let probes = parsed.flatMap { ProbePlanner.probes(for: $0, names: names) }
         var results = probes.map(\.result)
         let runner = ProbeRunner(plan: plan, startedAt: startedAt)
         runner.run(probes) { index, result in results[index] = result }

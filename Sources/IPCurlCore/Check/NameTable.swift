@@ -9,21 +9,18 @@ final class NameTable {
         var microseconds: Int64
     }
 
-    private(set) var lookups: [String: Lookup] = [:]
+    private var lookups: [String: Lookup] = [:]
     private var order: [(host: String, port: Int)] = []
 
-    /// Resolves the hosts of every target URL that will be probed (it parses as ``ProbePlanner`` parses it, without
-    /// guessing a scheme, and is http or https), batching the names of each port.
-    init(plan: CheckPlan, log: DescriptorWriter) {
+    /// Resolves the hosts of `urls` (the ones that will be probed), batching the names of each port.
+    init(urls: [CurlURL], plan: CheckPlan, log: DescriptorWriter) {
         let policy = plan.resolver.policy(transport: plan.transport)
         if plan.verbose {
             policy.note = { log.write(DecisionLog.notes([$0])) }
             log.write(DecisionLog.notes(plan.resolver.serverNameNotes()))
         }
         var ports: [Int: [String]] = [:]
-        for target in plan.targets {
-            guard let url = try? CurlURL(target.url, guessScheme: false), url.scheme == "https" || url.scheme == "http",
-                  lookups[Self.key(url.host, url.port)] == nil else { continue }
+        for url in urls where lookups[Self.key(url.host, url.port)] == nil {
             lookups[Self.key(url.host, url.port)] = Lookup(result: .failure(.couldntResolveHost), microseconds: 0)
             order.append((url.host, url.port))
             ports[url.port, default: []].append(url.host)

@@ -13,55 +13,65 @@ struct PlannedProbe {
     var runs: Bool { result.error == nil }
 }
 
-/// Turns targets into probes: one per target, or one per address of the name's answer with `allIPs`.
+/// Turns targets into probes in two steps around the name lookups: ``parse(_:)`` reads each target's URL once
+/// (the URLs that will be probed are the ones ``NameTable`` resolves), then ``probes(for:names:)`` makes one probe
+/// per target, or one per address of the name's answer with `allIPs`.
 enum ProbePlanner {
-    static func probes(for targets: [CheckTarget], names: NameTable) -> [PlannedProbe] {
-        targets.flatMap { target -> [PlannedProbe] in
-            var probe = PlannedProbe(result: ProbeResult(target: target, address: nil))
-            let url: CurlURL
-            do throws(CurlError) { url = try CurlURL(target.url, guessScheme: false) } catch {
-                probe.result.target.show(url: ServerURL.withoutUserInfo(target.url))
-                probe.result.error = ProbeError(error)
-                return [probe]
-            }
-            if url.hasCredentials { probe.result.target.show(url: url.referer) }
-            guard url.scheme == "https" || url.scheme == "http" else {
-                probe.result.error = ProbeError(exitCode: CurlError.unsupportedProtocol.exitCode,
-                                                message: "Protocol \"\(url.scheme)\" not supported by ipcurl")
-                return [probe]
-            }
-            probe.url = url
-            if let literal = IPAddress(url.host) {
-                probe.result.address = literal
-                probe.pinned = [literal]
-                return [probe]
-            }
-            guard let lookup = names.lookup(url.host, url.port) else {
-                probe.result.error = ProbeError(exitCode: CurlError.couldntResolveHost.exitCode,
-                                                message: "Could not resolve host: \(url.host)")
-                return [probe]
-            }
-            probe.result.timings.resolve = lookup.microseconds
-            let resolution: Resolution
-            switch lookup.result {
-            case .success(let value): resolution = value
-            case .failure(let error):
-                probe.result.error = ProbeError(error)
-                return [probe]
-            }
-            probe.result.answerSource = resolution.sourceName
-            let addresses = resolution.entry?.addresses ?? []
-            guard target.allIPs, addresses.count > 1 else {
-                probe.result.address = addresses.first
-                probe.pinned = addresses
-                return [probe]
-            }
-            return addresses.map { address in
-                var one = probe
-                one.result.address = address
-                one.pinned = [address]
-                return one
-            }
+    /// `target` as a probe with its URL parsed, or already failed (a URL libcurl rejects, a scheme other than
+    /// http or https); user info never stays in what reports show.
+    static func parse(_ target: CheckTarget) -> PlannedProbe {
+        var probe = PlannedProbe(result: ProbeResult(target: target, address: nil))
+        let url: CurlURL
+        do throws(CurlError) { url = try CurlURL(target.url, guessScheme: false) } catch {
+            probe.result.target.show(url: ServerURL.withoutUserInfo(target.url))
+            probe.result.error = ProbeError(error)
+            return probe
+        }
+        if url.hasCredentials { probe.result.target.show(url: url.referer) }
+        guard url.scheme == "https" || url.scheme == "http" else {
+            probe.result.error = ProbeError(exitCode: CurlError.unsupportedProtocol.exitCode,
+                                            message: "Protocol \"\(url.scheme)\" not supported by ipcurl")
+            return probe
+        }
+        probe.url = url
+        return probe
+    }
+
+    /// The probes of one parsed target, with its name's lookup from `names`.
+    static func probes(for parsed: PlannedProbe, names: NameTable) -> [PlannedProbe] {
+        var probe = parsed
+        let target = probe.result.target
+        guard let url = probe.url else { return [probe] }
+        if let literal = IPAddress(url.host) {
+            probe.result.address = literal
+            probe.pinned = [literal]
+            return [probe]
+        }
+        guard let lookup = names.lookup(url.host, url.port) else {
+            probe.result.error = ProbeError(exitCode: CurlError.couldntResolveHost.exitCode,
+                                            message: "Could not resolve host: \(url.host)")
+            return [probe]
+        }
+        probe.result.timings.resolve = lookup.microseconds
+        let resolution: Resolution
+        switch lookup.result {
+        case .success(let value): resolution = value
+        case .failure(let error):
+            probe.result.error = ProbeError(error)
+            return [probe]
+        }
+        probe.result.answerSource = resolution.sourceName
+        let addresses = resolution.entry?.addresses ?? []
+        guard target.allIPs, addresses.count > 1 else {
+            probe.result.address = addresses.first
+            probe.pinned = addresses
+            return [probe]
+        }
+        return addresses.map { address in
+            var one = probe
+            one.result.address = address
+            one.pinned = [address]
+            return one
         }
     }
 }

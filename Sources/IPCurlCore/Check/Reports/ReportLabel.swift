@@ -10,16 +10,12 @@ public enum ReportLabel {
 
     /// Why `name` cannot be a label name, or `nil` when it can.
     public static func problem(with name: String) -> String? {
-        guard let first = name.utf8.first, !(0x30...0x39).contains(first),
-              name.utf8.allSatisfy({ $0 == UInt8(ascii: "_") || isAlphanumeric($0) }) else {
+        guard let first = name.utf8.first, !ASCII.isDigit(first),
+              name.utf8.allSatisfy({ $0 == UInt8(ascii: "_") || ASCII.isAlphanumeric($0) }) else {
             return "a label name is letters, digits and _, not starting with a digit"
         }
         if name.hasPrefix("__") { return "names starting with __ are Prometheus' own" }
         if reserved.contains(name) { return "the reports use \"\(name)\" themselves (\(reserved.sorted().joined(separator: ", ")))" }
         return nil
-    }
-
-    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
     }
 }

@@ -54,7 +54,7 @@ extension TargetsFileDecoder {
     /// An unquoted decimal integer within `range`; anything else is an error saying `message`.
     func integer(_ node: YAMLNode, in range: PartialRangeFrom<Int>, message: String) throws(TargetsFileError) -> Int {
         guard let text = node.plainText, let first = text.utf8.first,
-              text.utf8.dropFirst(first == UInt8(ascii: "-") || first == UInt8(ascii: "+") ? 1 : 0).allSatisfy(Self.isDigit),
+              text.utf8.dropFirst(first == UInt8(ascii: "-") || first == UInt8(ascii: "+") ? 1 : 0).allSatisfy(ASCII.isDigit),
               let value = Int(text), range.contains(value) else { throw error(node, message) }
         return value
     }
@@ -80,12 +80,6 @@ extension TargetsFileDecoder {
 
     /// Whether `text` is an HTTP token (RFC 9110 `tchar`s, at least one).
     static func isToken(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy { isAlphanumeric($0) || "!#$%&'*+-.^_`|~".utf8.contains($0) }
-    }
-
-    static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
-
-    static func isAlphanumeric(_ byte: UInt8) -> Bool {
-        isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+        !text.isEmpty && text.utf8.allSatisfy { ASCII.isAlphanumeric($0) || "!#$%&'*+-.^_`|~".utf8.contains($0) }
     }
 }
