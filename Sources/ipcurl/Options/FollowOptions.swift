@@ -1,44 +1,47 @@
-import ArgumentParser
 import IPCurlCore
+import OptionTable
 
 /// Redirects and retries, spelled as in curl.
-struct FollowOptions: ParsableArguments {
-    @Flag(name: [.customShort("L"), .customLong("location")],
-          help: "Follow redirects, resolving every new host through HTTPDNS.")
+struct FollowOptions: Sendable {
     var location = false
-
-    @Option(name: .customLong("max-redirs"), parsing: .unconditional, help: ArgumentHelp("Most redirects to follow (default 50, -1: no limit).", valueName: "NUM"))
     var maxRedirs: Int?
-
-    @Flag(name: .customLong("location-trusted"), help: "Like -L, and send credentials to other hosts too.")
     var locationTrusted = false
-
-    @Flag(name: .customLong("post301"), help: "Keep POST after a 301.") var post301 = false
-    @Flag(name: .customLong("post302"), help: "Keep POST after a 302.") var post302 = false
-    @Flag(name: .customLong("post303"), help: "Keep POST after a 303.") var post303 = false
-
-    @Option(name: .customLong("retry"), parsing: .unconditional, help: ArgumentHelp("Retry transient failures NUM times.", valueName: "NUM"))
+    var post301 = false, post302 = false, post303 = false
     var retry: Int?
-
-    @Option(name: .customLong("retry-delay"), help: ArgumentHelp("Wait SECONDS between retries (default: 1 s doubling).", valueName: "SECONDS"))
     var retryDelay: Double?
-
-    @Option(name: .customLong("retry-max-time"), help: ArgumentHelp("Stop retrying after SECONDS.", valueName: "SECONDS"))
     var retryMaxTime: Double?
-
-    @Flag(name: .customLong("retry-connrefused"), help: "Retry a refused connection too.")
     var retryConnrefused = false
-
-    @Flag(name: .customLong("retry-all-errors"), help: "Retry on any error.")
     var retryAllErrors = false
 
-    func validate() throws {
-        if let retry, retry < 0 { throw ValidationError("--retry: expected a count of 0 or more") }
-        if let maxRedirs, maxRedirs < -1 { throw ValidationError("--max-redirs: expected -1 or more") }
-        for (name, value) in [("--retry-delay", retryDelay), ("--retry-max-time", retryMaxTime)] {
-            if let value, !(value >= 0 && value < 86_400 * 365) { throw ValidationError("\(name): expected seconds") }
-        }
-    }
+    static let redirects = OptionCategory("redirect", "Following redirects")
+    static let retries = OptionCategory("retry", "Retrying failed transfers")
+
+    static let rows: [OptionRow<FollowOptions>] = [
+        OptionRow("location", "L", .boolean, "", redirects, "Follow redirects, resolving every new host through HTTPDNS",
+                  important: true) { $0.location = $1.isOn },
+        OptionRow("max-redirs", nil, .number, "num", redirects, "Most redirects to follow (default 50, -1: no limit)") {
+            $0.maxRedirs = try $1.integer(in: -1...Int(Int32.max))
+        },
+        OptionRow("location-trusted", nil, .boolean, "", redirects, "Like -L, and send credentials to other hosts too") {
+            $0.locationTrusted = $1.isOn
+        },
+        OptionRow("post301", nil, .boolean, "", redirects, "Keep POST after a 301") { $0.post301 = $1.isOn },
+        OptionRow("post302", nil, .boolean, "", redirects, "Keep POST after a 302") { $0.post302 = $1.isOn },
+        OptionRow("post303", nil, .boolean, "", redirects, "Keep POST after a 303") { $0.post303 = $1.isOn },
+        OptionRow("retry", nil, .number, "num", retries, "Retry transient failures NUM times") {
+            $0.retry = try $1.integer(in: 0...Int(Int32.max))
+        },
+        OptionRow("retry-delay", nil, .seconds, "seconds", retries, "Wait SECONDS between retries (default: 1 s doubling)") {
+            $0.retryDelay = try $1.seconds()
+        },
+        OptionRow("retry-max-time", nil, .seconds, "seconds", retries, "Stop retrying after SECONDS") {
+            $0.retryMaxTime = try $1.seconds()
+        },
+        OptionRow("retry-connrefused", nil, .boolean, "", retries, "Retry a refused connection too") {
+            $0.retryConnrefused = $1.isOn
+        },
+        OptionRow("retry-all-errors", nil, .boolean, "", retries, "Retry on any error") { $0.retryAllErrors = $1.isOn },
+    ]
 
     /// Fills the redirect and retry rules of `request`.
     func apply(to request: inout FetchRequest) {

@@ -1,52 +1,53 @@
-import ArgumentParser
 import CurlKit
 import IPCurlCore
+import OptionTable
 
-/// Where a fetch's output goes and what is shown, spelled as in curl.
-struct OutputOptions: ParsableArguments {
-    @Option(name: [.customShort("o", allowingJoined: true), .customLong("output")],
-            help: ArgumentHelp("Write the body to FILE (via a temporary file, renamed on success).", valueName: "FILE"))
-    var output: String?
-
-    @Flag(name: [.customShort("O"), .customLong("remote-name")], help: "Write the body to a file named like the URL's last path segment.")
-    var remoteName = false
-
-    @Flag(name: .customLong("create-dirs"), help: "Create the directories -o/-D need.")
+/// What a fetch shows and where headers go, spelled as in curl (`-o`/`-O` pair with URLs: ``URLList``).
+struct OutputOptions: Sendable {
     var createDirs = false
-
-    @Flag(name: [.customShort("i"), .customLong("include")], help: "Include response headers in the output.")
     var include = false
-
-    @Flag(name: [.customShort("I"), .customLong("head")], help: "Send HEAD and output the response headers.")
     var head = false
-
-    @Option(name: [.customShort("D", allowingJoined: true), .customLong("dump-header")],
-            help: ArgumentHelp("Write every response's headers to FILE (- for stdout).", valueName: "FILE"))
     var dumpHeader: String?
-
-    @Flag(name: [.customShort("f"), .customLong("fail")], help: "Fail with exit 22 and no body on HTTP 400 or more.")
     var fail = false
-
-    @Flag(name: .customLong("fail-with-body"), help: "Exit 22 on HTTP 400 or more, keeping the body.")
     var failWithBody = false
-
-    @Flag(name: [.customShort("s"), .customLong("silent")], help: "Silent mode: no errors, warnings or progress bar.")
     var silent = false
-
-    @Flag(name: [.customShort("S"), .customLong("show-error")], help: "With -s, still show error messages.")
     var showError = false
-
-    @Flag(name: .customLong("no-progress-meter"), help: "No progress bar, errors still shown.")
     var noProgressMeter = false
-
-    @Flag(name: [.customShort("v"), .customLong("verbose")],
-          help: "Show ipcurl's resolution decisions and libcurl's trace on stderr.")
     var verbose = false
-
-    @Option(name: [.customShort("w", allowingJoined: true), .customLong("write-out")],
-            help: ArgumentHelp("Print FORMAT after the transfer, with curl's %{variables}, %header{name}, %{json}; @FILE reads it.",
-                               valueName: "FORMAT"))
     var writeOut: String?
+
+    static let output = OptionCategory("output", "Where the response goes and what is shown")
+
+    static let rows: [OptionRow<OutputOptions>] = [
+        OptionRow("create-dirs", nil, .boolean, "", output, "Create the directories -o/-D need") { $0.createDirs = $1.isOn },
+        OptionRow("include", "i", .boolean, "", output, "Include response headers in the output", important: true) {
+            $0.include = $1.isOn
+        },
+        OptionRow("head", "I", .boolean, "", output, "Send HEAD and output the response headers", important: true) {
+            $0.head = $1.isOn
+        },
+        OptionRow("dump-header", "D", .file, "file", output, "Write every response's headers to FILE (- for stdout)") {
+            $0.dumpHeader = $1.text
+        },
+        OptionRow("fail", "f", .boolean, "", output, "Fail with exit 22 and no body on HTTP 400 or more", important: true) {
+            $0.fail = $1.isOn
+        },
+        OptionRow("fail-with-body", nil, .boolean, "", output, "Exit 22 on HTTP 400 or more, keeping the body") {
+            $0.failWithBody = $1.isOn
+        },
+        OptionRow("silent", "s", .boolean, "", output, "Silent mode: no errors, warnings or progress bar", important: true) {
+            $0.silent = $1.isOn
+        },
+        OptionRow("show-error", "S", .boolean, "", output, "With -s, still show error messages") { $0.showError = $1.isOn },
+        OptionRow("progress-meter", nil, .boolean, "", output, "Show the progress meter (--no-progress-meter: errors only)") {
+            $0.noProgressMeter = !$1.isOn
+        },
+        OptionRow("verbose", "v", .boolean, "", output, "Show ipcurl's resolution decisions and libcurl's trace on stderr",
+                  important: true) { $0.verbose = $1.isOn },
+        OptionRow("write-out", "w", .string, "format", output,
+                  "Print FORMAT after the transfer: curl's %{variables}, %header{name}, %{json}; @FILE reads it",
+                  important: true) { $0.writeOut = $1.text },
+    ]
 
     /// Whether error messages go to stderr (curl: unless -s, or -s with -S).
     var showsErrors: Bool { !silent || showError }
@@ -57,8 +58,6 @@ struct OutputOptions: ParsableArguments {
         guard !(head && request.payload != .none) else {
             throw CurlError.usage("You can only select one HTTP request method! You asked for both HEAD (-I) and a body.")
         }
-        request.outputPath = output
-        if remoteName, output == nil { request.outputPath = try Self.remoteName(of: request.url) }
         request.createDirectories = createDirs
         request.head = head
         request.includeHeaders = include || head
@@ -72,13 +71,5 @@ struct OutputOptions: ParsableArguments {
             request.writeOut = format.hasPrefix("@")
                 ? String(decoding: try LocalFiles.read(String(format.dropFirst())), as: UTF8.self) : format
         }
-    }
-
-    /// `-O`: the URL path's last segment, as curl takes it (no decoding); exit 23 when there is none.
-    static func remoteName(of url: String) throws(CurlError) -> String {
-        let path = (try? CurlURL(url))?.path ?? ""
-        let name = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? ""
-        guard !name.isEmpty else { throw CurlError.writeError.with(message: "Remote file name has no length!") }
-        return name
     }
 }

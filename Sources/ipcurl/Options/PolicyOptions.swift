@@ -1,43 +1,46 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import ArgumentParser
 import CurlKit
 import HTTPDNS
 import IPCurlCore
+import OptionTable
 
 /// How answers are used: cache, serve-stale, fallback, time budget and address family.
-struct PolicyOptions: ParsableArguments {
-    @Option(name: .customLong("dns-timeout"),
-            help: ArgumentHelp("Maximum seconds for each lookup (each host, hop and retry), every server included (default 2).",
-                               valueName: "SECONDS"))
+struct PolicyOptions: Sendable {
     var dnsTimeout: Double = 2
-
-    @Option(name: .customLong("dns-stale"),
-            help: ArgumentHelp("Use a cached answer up to SECONDS past its TTL while a fresh one is fetched alongside.",
-                               valueName: "SECONDS"))
     var dnsStale: UInt32 = 0
-
-    @Flag(name: .customLong("no-dns-cache"), help: "Neither read nor write the answer cache ($IPCURL_CACHE_DIR).")
     var noDNSCache = false
-
-    @Flag(name: .customLong("no-fallback"),
-          help: "When HTTPDNS gives no usable address, fail (exit 6) instead of asking the system resolver.")
     var noFallback = false
-
-    @Flag(name: [.customShort("4"), .customLong("ipv4")], help: "Use IPv4 addresses only.")
     var ipv4 = false
-
-    @Flag(name: [.customShort("6"), .customLong("ipv6")], help: "Use IPv6 addresses only.")
     var ipv6 = false
 
-    func validate() throws {
-        guard dnsTimeout > 0, dnsTimeout <= 600 else { throw ValidationError("--dns-timeout: expected 0 < SECONDS <= 600") }
-        guard dnsStale <= ResolverAnswer.maximumTTL else {
-            throw ValidationError("--dns-stale: expected at most \(ResolverAnswer.maximumTTL) seconds")
-        }
-        if ipv4 && ipv6 { throw ValidationError("-4/--ipv4 and -6/--ipv6 exclude each other") }
-    }
+    static let rows: [OptionRow<PolicyOptions>] = [
+        OptionRow("dns-timeout", nil, .seconds, "seconds", ResolverOptions.resolverCategory,
+                  "Maximum seconds for each lookup (each host, hop and retry), every server included (default 2)") {
+            options, argument in
+            let seconds = try argument.seconds()
+            guard seconds > 0, seconds <= 600 else { throw argument.problem("expected 0 < SECONDS <= 600") }
+            options.dnsTimeout = seconds
+        },
+        OptionRow("dns-stale", nil, .number, "seconds", ResolverOptions.resolverCategory,
+                  "Use a cached answer up to SECONDS past its TTL while a fresh one is fetched alongside") {
+            $0.dnsStale = UInt32(try $1.integer(in: 0...Int(ResolverAnswer.maximumTTL)))
+        },
+        OptionRow("dns-cache", nil, .boolean, "", ResolverOptions.resolverCategory,
+                  "Read and write the answer cache ($IPCURL_CACHE_DIR; on by default, --no-dns-cache turns it off)") {
+            $0.noDNSCache = !$1.isOn
+        },
+        OptionRow("no-fallback", nil, .none, "", ResolverOptions.resolverCategory,
+                  "When HTTPDNS gives no usable address, fail (exit 6) instead of asking the system resolver",
+                  important: true) { options, _ in options.noFallback = true },
+        OptionRow("ipv4", "4", .none, "", ResolverOptions.connectionCategory, "Use IPv4 addresses only (the last of -4/-6 wins)") {
+            options, _ in (options.ipv4, options.ipv6) = (true, false)
+        },
+        OptionRow("ipv6", "6", .none, "", ResolverOptions.connectionCategory, "Use IPv6 addresses only (the last of -4/-6 wins)") {
+            options, _ in (options.ipv4, options.ipv6) = (false, true)
+        },
+    ]
 
     /// Fills the policy part of `settings`.
     func apply(to settings: inout ResolverSettings) {

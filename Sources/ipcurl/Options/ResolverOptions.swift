@@ -1,65 +1,64 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import ArgumentParser
 import CurlKit
 import HTTPDNS
 import IPCurlCore
+import OptionTable
 
 /// Resolver, TLS and timeout options shared by every subcommand; they apply to the HTTPDNS queries too.
-struct ResolverOptions: ParsableArguments {
-    @Option(name: [.customLong("doh"), .customLong("doh-url")],
-            help: ArgumentHelp("DNS-over-HTTPS server (RFC 8484) to resolve with; repeat to race more (hedged).", valueName: "URL"))
+struct ResolverOptions: Sendable {
     var doh: [String] = []
-
-    @Option(name: .customLong("doh-json"),
-            help: ArgumentHelp("JSON DNS-over-HTTPS endpoint (Google /resolve, Cloudflare dns-json); repeatable.",
-                               valueName: "URL"))
     var dohJSON: [String] = []
-
-    @Option(name: .customLong("resolver-cmd"),
-            help: ArgumentHelp("Run CMD HOST PORT (no shell) and read HOST:PORT:IP[,IP] lines from it.", valueName: "CMD"))
     var resolverCommand: String?
-
-    @OptionGroup var vendor: VendorOptions
-
-    @OptionGroup var policy: PolicyOptions
-
-    @Option(name: .customLong("resolve"),
-            help: ArgumentHelp("Use ADDR for HOST:PORT, as in curl; wins over HTTPDNS. Repeatable.",
-                               valueName: "HOST:PORT:ADDR[,ADDR]"))
+    var vendor = VendorOptions()
+    var policy = PolicyOptions()
     var resolve: [String] = []
-
-    @Option(name: .customLong("cacert"), help: ArgumentHelp("Verify peers with this CA bundle (PEM).", valueName: "FILE"))
     var cacert: String?
-
-    @Flag(name: [.customShort("k"), .customLong("insecure")],
-          help: "Skip certificate verification, for the request and the DoH query. Never implied.")
     var insecure = false
-
-    @Option(name: .customLong("connect-timeout"),
-            help: ArgumentHelp("Maximum seconds allowed for each connection.", valueName: "SECONDS"))
     var connectTimeout: Double?
-
-    @Option(name: [.customShort("m"), .customLong("max-time")],
-            help: ArgumentHelp("Maximum seconds for the whole operation, resolution included.", valueName: "SECONDS"))
     var maxTime: Double?
 
-    func validate() throws {
-        for url in doh {
-            guard let parsed = try? CurlURL(url, guessScheme: false), parsed.scheme == "https" else {
-                throw ValidationError("--doh \(ResolveEntry.quoted(ServerURL.redacted(url))): not an https:// URL")
+    static let resolverCategory = OptionCategory("dns", "How names are resolved: HTTPDNS, DoH, cache, fallback")
+    static let tlsCategory = OptionCategory("tls", "TLS trust and verification")
+    static let connectionCategory = OptionCategory("connection", "Connections and time limits")
+
+    /// The resolver, trust and time-limit rows every subcommand has.
+    static let rows: [OptionRow<ResolverOptions>] = [
+        OptionRow("doh", nil, .string, "url", resolverCategory,
+                  "DNS-over-HTTPS server (RFC 8484) to resolve with; repeat to race more (hedged)",
+                  repeatable: true, important: true) { options, argument in
+            guard let parsed = try? CurlURL(argument.text, guessScheme: false), parsed.scheme == "https" else {
+                throw argument.problem("\(ResolveEntry.quoted(ServerURL.redacted(argument.text))): not an https:// URL")
             }
-        }
-        for url in dohJSON {
-            guard let parsed = try? CurlURL(url, guessScheme: false), parsed.scheme == "https" || parsed.scheme == "http" else {
-                throw ValidationError("--doh-json \(ResolveEntry.quoted(ServerURL.redacted(url))): not an http(s):// URL")
+            options.doh.append(argument.text)
+        },
+        OptionRow("doh-url", nil, .string, "url", resolverCategory, "Same as --doh (curl's name for it)",
+                  repeatable: true) { options, argument in try rows[0].apply(&options, argument) },
+        OptionRow("doh-json", nil, .string, "url", resolverCategory,
+                  "JSON DNS-over-HTTPS endpoint (Google /resolve, Cloudflare dns-json); repeatable",
+                  repeatable: true) { options, argument in
+            guard let parsed = try? CurlURL(argument.text, guessScheme: false),
+                  parsed.scheme == "https" || parsed.scheme == "http" else {
+                throw argument.problem("\(ResolveEntry.quoted(ServerURL.redacted(argument.text))): not an http(s):// URL")
             }
-        }
-        for (name, value) in [("--connect-timeout", connectTimeout), ("--max-time", maxTime)] {
-            if let value, !(value > 0 && value < 86_400 * 365) { throw ValidationError("\(name): expected positive seconds") }
-        }
-    }
+            options.dohJSON.append(argument.text)
+        },
+        OptionRow("resolver-cmd", nil, .string, "cmd", resolverCategory,
+                  "Run CMD HOST PORT (no shell) and read HOST:PORT:IP[,IP] lines from it") { $0.resolverCommand = $1.text },
+    ] + VendorOptions.rows.map { $0.lifted(\.vendor) } + PolicyOptions.rows.map { $0.lifted(\.policy) } + [
+        OptionRow("resolve", nil, .string, "host:port:addr[,addr]", resolverCategory,
+                  "Use ADDR for HOST:PORT, as in curl; wins over HTTPDNS", repeatable: true) { $0.resolve.append($1.text) },
+        OptionRow("cacert", nil, .file, "file", tlsCategory, "Verify peers with this CA bundle (PEM)") { $0.cacert = $1.text },
+        OptionRow("insecure", "k", .boolean, "", tlsCategory,
+                  "Skip certificate verification, for the request and the DoH query; never implied",
+                  important: true) { $0.insecure = $1.isOn },
+        OptionRow("connect-timeout", nil, .seconds, "seconds", connectionCategory,
+                  "Maximum seconds allowed for each connection (0: no limit)") { $0.connectTimeout = try $1.seconds() },
+        OptionRow("max-time", "m", .seconds, "seconds", connectionCategory,
+                  "Maximum seconds for the whole operation, resolution included (0: no limit)",
+                  important: true) { $0.maxTime = try $1.seconds() },
+    ]
 
     /// TLS and timeouts; fails with exit 77 when the CA file cannot be read, as curl does.
     func transport() throws(CurlError) -> TransportOptions {

@@ -1,57 +1,61 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import ArgumentParser
 import CurlKit
 import HTTPDNS
 import IPCurlCore
+import OptionTable
 
 /// `ipcurl cache list|clear`: look at or empty the persistent answer cache.
-struct CacheCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "cache",
-        abstract: "Show or clear the HTTPDNS answer cache ($IPCURL_CACHE_DIR, $XDG_CACHE_HOME/ipcurl or ~/.cache/ipcurl).",
-        subcommands: [List.self, Clear.self]
-    )
+struct CacheCommand: SubcommandLine {
+    enum Action: String, Sendable { case list, clear }
 
-    /// The cache directory, or exit 2 when none can be named.
-    static func cache() throws -> AnswerCache {
-        guard let directory = PolicyOptions.cacheDirectory() else {
-            DescriptorWriter.standardError.write("ipcurl: no cache directory: set IPCURL_CACHE_DIR or HOME\n")
-            throw ExitCode(2)
+    var action: Action?
+    var json = false
+    var help: String?
+    var version = false
+
+    static let category = OptionCategory("cache", "ipcurl cache list [--json] | clear")
+
+    static let rows: [OptionRow<CacheCommand>] = commonRows(category) + [
+        OptionRow("json", nil, .boolean, "", category, "cache list: print a JSON array instead of tab-separated lines") {
+            $0.json = $1.isOn
+        },
+    ]
+
+    /// Takes the action word (`list` or `clear`).
+    mutating func add(word: String) throws {
+        guard action == nil, let action = Action(rawValue: word) else {
+            throw OptionError("cache: expected 'list' or 'clear', not \(ResolveEntry.quoted(String(word.prefix(40))))")
         }
-        return AnswerCache(directory: directory)
+        self.action = action
     }
 
-    /// `ipcurl cache list`: one line per host and family, or JSON.
-    struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "List cached answers: host, family, fresh/expired seconds, provider, addresses (tab-separated).")
-
-        @Flag(help: "Print a JSON array instead.")
-        var json = false
-
-        func run() throws {
-            let (records, problems) = try CacheCommand.cache().list()
+    func run() -> Int32 {
+        guard let action else {
+            DescriptorWriter.standardError.write("ipcurl: cache: give 'list' or 'clear' (see 'ipcurl help cache')\n")
+            return 2
+        }
+        guard let directory = PolicyOptions.cacheDirectory() else {
+            DescriptorWriter.standardError.write("ipcurl: no cache directory: set IPCURL_CACHE_DIR or HOME\n")
+            return 2
+        }
+        let cache = AnswerCache(directory: directory)
+        switch action {
+        case .list:
+            let (records, problems) = cache.list()
             for problem in problems { DescriptorWriter.standardError.write("ipcurl: \(problem)\n") }
             let now = Int64(time(nil))
             DescriptorWriter.standardOutput.write(json ? CacheListing.json(records, now: now) : CacheListing.plain(records, now: now))
-        }
-    }
-
-    /// `ipcurl cache clear`: remove every entry.
-    struct Clear: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove every cached answer.")
-
-        func run() throws {
-            let cache = try CacheCommand.cache()
+        case .clear:
             do {
                 let removed = try cache.clear()
                 DescriptorWriter.standardError.write("ipcurl: removed \(removed) cache entries from \(cache.directory)\n")
             } catch {
                 DescriptorWriter.standardError.write("ipcurl: \(error)\n")
-                throw ExitCode(23)
+                return 23
             }
         }
+        return 0
     }
 }

@@ -1,92 +1,89 @@
-import ArgumentParser
 import CurlKit
 import HTTPDNS
 import IPCurlCore
-
-extension CheckFormat: ExpressibleByArgument {}
+import OptionTable
 
 /// `ipcurl check [OPTIONS] [URL...] [--targets FILE]`: probe URLs (every HTTPDNS address with `--all-ips`) in
 /// parallel, check expectations and write a report; exit 0 when all pass, 1 when any fails, 2 for usage errors.
-struct CheckCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "check",
-        abstract: "Probe URLs at every HTTPDNS address, check expectations, report as text, JSON, JUnit, TAP or OpenMetrics.",
-        discussion: """
-            Each probe is a fresh connection pinned to one address with SNI, Host and verification on the name. \
-            Exit 0 when every probe passes, 1 when any fails, 2 for usage and targets-file errors. \
-            Stdout holds only the report.
-            """
-    )
-
-    @OptionGroup var resolver: ResolverOptions
-
-    @Option(help: ArgumentHelp("Targets file (YAML or JSON): defaults, resolver, labels, targets.", valueName: "FILE"))
+struct CheckCommand: SubcommandLine {
+    var resolver = ResolverOptions()
+    /// The resolver options as given on the command line, replayed over a targets file's `resolver:` section.
+    var resolverArguments: [(long: String, argument: OptionArgument)] = []
     var targets: String?
-
-    @Flag(name: .customLong("all-ips"), help: "One probe per address HTTPDNS returned (both families unless -4/-6).")
     var allIPs = false
-
-    @Option(name: .customLong("expect-status"),
-            help: ArgumentHelp("Accepted status codes: 200,204 or 2xx or 200-299 (default 2xx).", valueName: "LIST"))
-    var expectStatus: String?
-
-    @Option(name: .customLong("min-cert-days"), help: ArgumentHelp("Fail when the certificate chain expires sooner.", valueName: "N"))
+    var expectStatus: StatusSet?
     var minCertDays: Int?
-
-    @Option(name: .customLong("max-time-ms"), help: ArgumentHelp("Fail a probe that takes longer (connect to last byte).", valueName: "N"))
     var maxTimeMS: Int?
-
-    @Flag(name: .customLong("compare-system"), help: "Also ask the system resolver and report names whose answers differ.")
     var compareSystem = false
-
-    @Option(help: ArgumentHelp("Probes running at once (default 16).", valueName: "N"))
     var parallel = 16
-
-    @Option(help: ArgumentHelp("text, json, junit, tap or openmetrics.", valueName: "FORMAT"))
     var format = CheckFormat.text
-
-    @Option(name: [.customShort("o"), .customLong("output")],
-            help: ArgumentHelp("Write the report to FILE atomically (temp file + rename).", valueName: "FILE"))
     var output: String?
-
-    @Option(name: .customLong("label"), help: ArgumentHelp("Add a label to every metric, record and property (repeatable).", valueName: "K=V"))
-    var labels: [String] = []
-
-    @Option(name: [.customShort("H"), .customLong("header")], help: ArgumentHelp("Header for the URLs on the command line.", valueName: "LINE"))
+    var labels: [(name: String, value: String)] = []
     var headers: [String] = []
-
-    @Option(name: [.customShort("X"), .customLong("request")], help: ArgumentHelp("Method for the URLs on the command line.", valueName: "METHOD"))
     var method: String?
-
-    @Flag(name: [.customShort("v"), .customLong("verbose")], help: "Show resolution decisions on stderr.")
     var verbose = false
-
-    @Flag(name: [.customShort("s"), .customLong("silent")], help: "No warnings on stderr.")
     var silent = false
-
-    @Argument(help: "URLs to probe (with or instead of --targets).")
     var urls: [String] = []
+    var help: String?
+    var version = false
 
-    func validate() throws {
-        guard !urls.isEmpty || targets != nil else { throw ValidationError("no URL to check: give URLs or --targets FILE") }
-        guard (1...1024).contains(parallel) else { throw ValidationError("--parallel \(parallel): expected 1-1024") }
-        if let expectStatus, StatusSet(parsing: expectStatus) == nil {
-            throw ValidationError("--expect-status \(ResolveEntry.quoted(expectStatus)): expected codes, classes (2xx) or ranges (200-299)")
-        }
-        if let minCertDays, minCertDays < 0 { throw ValidationError("--min-cert-days: expected 0 or more") }
-        if let maxTimeMS, maxTimeMS <= 0 { throw ValidationError("--max-time-ms: expected a positive number") }
-        for label in labels {
-            do throws(CurlError) { _ = try CheckLabels.parse(label) } catch { throw ValidationError(error.message) }
-        }
+    static let category = OptionCategory("check", "What ipcurl check probes, expects and reports")
+
+    static let rows: [OptionRow<CheckCommand>] = commonRows(category) + [
+        OptionRow("targets", nil, .file, "file", category, "Targets file (YAML or JSON): defaults, resolver, labels, targets",
+                  important: true) { $0.targets = $1.text },
+        OptionRow("all-ips", nil, .boolean, "", category, "One probe per address HTTPDNS returned (both families unless -4/-6)",
+                  important: true) { $0.allIPs = $1.isOn },
+        OptionRow("expect-status", nil, .string, "list", category,
+                  "Accepted status codes: 200,204 or 2xx or 200-299 (default 2xx)") { command, argument in
+            guard let set = StatusSet(parsing: argument.text) else {
+                throw argument.problem("\(ResolveEntry.quoted(argument.text)): expected codes, classes (2xx) or ranges (200-299)")
+            }
+            command.expectStatus = set
+        },
+        OptionRow("min-cert-days", nil, .number, "n", category, "Fail when the certificate chain expires sooner") {
+            $0.minCertDays = try $1.integer(in: 0...100_000)
+        },
+        OptionRow("max-time-ms", nil, .number, "n", category, "Fail a probe that takes longer (connect to last byte)") {
+            $0.maxTimeMS = try $1.integer(in: 1...Int(Int32.max))
+        },
+        OptionRow("compare-system", nil, .boolean, "", category,
+                  "Also ask the system resolver and report names whose answers differ") { $0.compareSystem = $1.isOn },
+        OptionRow("parallel", nil, .number, "n", category, "Probes running at once (default 16)") {
+            $0.parallel = try $1.integer(in: 1...1024)
+        },
+        OptionRow("format", nil, .string, "format", category, "text, json, junit, tap or openmetrics", important: true) {
+            command, argument in
+            guard let format = CheckFormat(rawValue: argument.text) else {
+                throw argument.problem("\(ResolveEntry.quoted(String(argument.text.prefix(40)))): expected text, json, junit, tap or openmetrics")
+            }
+            command.format = format
+        },
+        OptionRow("output", "o", .file, "file", category, "Write the report to FILE atomically (temp file + rename)",
+                  important: true) { $0.output = $1.text },
+        OptionRow("label", nil, .string, "k=v", category, "Add a label to every metric, record and property",
+                  repeatable: true) { command, argument in
+            do throws(CurlError) { command.labels.append(try CheckLabels.parse(argument.text)) } catch {
+                throw OptionError(error.message)
+            }
+        },
+        OptionRow("header", "H", .string, "header", category, "Header for the URLs on the command line", repeatable: true) {
+            $0.headers.append($1.text)
+        },
+        OptionRow("request", "X", .string, "method", category, "Method for the URLs on the command line") { $0.method = $1.text },
+        OptionRow("verbose", "v", .boolean, "", category, "Show resolution decisions on stderr") { $0.verbose = $1.isOn },
+        OptionRow("silent", "s", .boolean, "", category, "No warnings on stderr") { $0.silent = $1.isOn },
+    ] + ResolverOptions.rows.map { row in
+        row.lifted(\.resolver) { command, argument in command.resolverArguments.append((row.long, argument)) }
     }
 
-    func run() throws {
+    func run() -> Int32 {
         let plan: CheckPlan
         do throws(CurlError) { plan = try makePlan() } catch {
             // Usage, targets-file, resolver and trust errors (a malformed --resolve entry, an unreadable --cacert) are
             // all exit 2, so 1 always means a probe failed; they read like curl's option errors: no "(N)" before the text.
             DescriptorWriter.standardError.write("ipcurl: \(error.message)\n")
-            throw ExitCode(2)
+            return 2
         }
         let path = output ?? "-"
         if path != "-" { SignalCleanup.install() }  // a signal mid-run removes the report's temporary file
@@ -94,16 +91,19 @@ struct CheckCommand: ParsableCommand {
         let colour = path == "-" && CheckReport.wantsColour(fileDescriptor: 1)
         do throws(CurlError) { try ReportFile.write(report.rendered(as: format, colour: colour), to: path) } catch {
             DescriptorWriter.standardError.write("ipcurl: \(error)\n")
-            throw ExitCode(error.exitCode)
+            return error.exitCode
         }
-        throw ExitCode(report.passed ? 0 : 1)
+        return report.passed ? 0 : 1
     }
 
     private func makePlan() throws(CurlError) -> CheckPlan {
+        guard !urls.isEmpty || targets != nil else { throw CurlError.usage("no URL to check: give URLs or --targets FILE") }
         let file = try targets.map { path throws(CurlError) in try CheckTargetsFile.load(path) }
-        let options = try file.map { file throws(CurlError) in try CheckTargetsFile.resolverOptions(file, path: targets ?? "") } ?? resolver
+        let options = try file.map { file throws(CurlError) in
+            try CheckTargetsFile.resolverOptions(file, path: targets ?? "", then: resolverArguments)
+        } ?? resolver
         var expect = Expectation()
-        expect.status = expectStatus.flatMap(StatusSet.init(parsing:))
+        expect.status = expectStatus
         expect.minCertDays = minCertDays
         expect.maxTimeMS = maxTimeMS
         let fileDefaults = file?.defaults.expect ?? Expectation()
@@ -130,7 +130,7 @@ struct CheckCommand: ParsableCommand {
         plan.resolver = try options.settings()
         plan.parallel = parallel
         plan.compareSystem = compareSystem
-        plan.labels = CheckLabels.merged((file?.labels ?? []) + (try labels.map { text throws(CurlError) in try CheckLabels.parse(text) }))
+        plan.labels = CheckLabels.merged((file?.labels ?? []) + labels)
         plan.verbose = verbose
         plan.showsWarnings = !silent
         return plan

@@ -1,21 +1,26 @@
-import ArgumentParser
 import CurlKit
 import HTTPDNS
 import IPCurlCore
+import OptionTable
 
-/// The CLI side of `--targets FILE`: the file's `resolver:` keys are the resolver flags' long names, and the
-/// command line's own resolver flags are read after them, so the command line adds to (and for single values
-/// overrides) the file. `insecure` is not accepted in a file: skipping verification takes `-k` on the command line.
+/// The CLI side of `--targets FILE`: the file's `resolver:` keys are the resolver options' long names, applied
+/// through the same rows, and the command line's own resolver options are applied after them, so the command
+/// line adds to (and for single values overrides) the file. `insecure` is not accepted in a file: skipping
+/// verification takes `-k` on the command line.
 enum CheckTargetsFile {
     /// The resolver options a file's `resolver:` mapping may set, and whether each is a flag, takes one value or
-    /// may repeat.
-    static let resolverKeys: [String: ResolverOptionKind] = [
-        "doh": .values, "doh-url": .values, "doh-json": .values, "resolver-cmd": .value, "aliyun": .value,
-        "httpdns-secret-file": .value, "dnspod": .flag, "dnspod-id": .value, "dnspod-key-file": .value,
-        "dnspod-alg": .value, "dnspod-token-file": .value, "httpdns-server": .values, "httpdns-client-ip": .value,
-        "dns-timeout": .value, "dns-stale": .value, "no-dns-cache": .flag, "no-fallback": .flag, "ipv4": .flag,
-        "ipv6": .flag, "resolve": .values, "cacert": .value, "connect-timeout": .value, "max-time": .value,
-    ]
+    /// may repeat: every resolver row but `insecure`, and `no-NAME` for the booleans.
+    static let resolverKeys: [String: ResolverOptionKind] = {
+        var keys: [String: ResolverOptionKind] = [:]
+        for row in ResolverOptions.rows where row.long != "insecure" {
+            switch row.argument {
+            case .boolean: (keys[row.long], keys["no-" + row.long]) = (.flag, .flag)
+            case .none, .optionalWord: keys[row.long] = .flag
+            default: keys[row.long] = row.repeatable ? .values : .value
+            }
+        }
+        return keys
+    }()
 
     /// Reads `path`; any problem is a usage error (exit 2) reading `FILE:LINE:COL: what is wrong`.
     static func load(_ path: String) throws(CurlError) -> TargetsFile {
@@ -24,27 +29,27 @@ enum CheckTargetsFile {
         }
     }
 
-    /// The resolver options of the file's `resolver:` section followed by the command line's.
-    static func resolverOptions(_ file: TargetsFile, path: String) throws(CurlError) -> ResolverOptions {
-        let fromFile = file.resolverArguments.flatMap { [$0.option] + ($0.value.map { [$0] } ?? []) }
-        var commandLine = Array(CommandLine.arguments.dropFirst())
-        if let check = commandLine.firstIndex(of: CheckCommand.configuration.commandName!) {
-            commandLine = Array(commandLine[(check + 1)...])
+    /// The resolver options of the file's `resolver:` section, then `commandLine`'s; a bad value in the file is
+    /// reported at its line and column.
+    static func resolverOptions(_ file: TargetsFile, path: String,
+                                then commandLine: [(long: String, argument: OptionArgument)]) throws(CurlError) -> ResolverOptions {
+        var options = ResolverOptions()
+        var parser = CommandLineParser(rows: ResolverOptions.rows) { _, value in
+            throw OptionError("unexpected value \(ResolveEntry.quoted(String(value.prefix(40))))")
         }
-        do {
-            return try ResolverOnly.parse(fromFile + commandLine).resolver
-        } catch {
-            let first = file.resolverArguments.first.map { "\($0.line):\($0.column)" } ?? "1:1"
-            let why = ResolverOnly.message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")
-            throw CurlError.usage("\(path):\(first): resolver: \(why)")
+        for entry in file.resolverArguments {
+            do {
+                try parser.parse([entry.option] + (entry.value.map { [$0] } ?? []), into: &options)
+            } catch {
+                throw CurlError.usage("\(path):\(entry.line):\(entry.column): resolver: \(error)")
+            }
         }
+        for (long, argument) in commandLine {
+            guard let row = ResolverOptions.rows.first(where: { $0.long == long }) else { continue }
+            do { try row.apply(&options, argument) } catch { throw CurlError.usage("\(error)") }
+        }
+        return options
     }
-}
-
-/// The resolver options of an argument list, everything else ignored.
-private struct ResolverOnly: ParsableArguments {
-    @OptionGroup var resolver: ResolverOptions
-    @Argument(parsing: .allUnrecognized) var rest: [String] = []
 }
 
 /// `--label NAME=VALUE`: a label name ``ReportLabel`` allows, and any value.

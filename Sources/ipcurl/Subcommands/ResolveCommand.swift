@@ -1,50 +1,56 @@
-import ArgumentParser
 import CurlKit
 import HTTPDNS
 import IPCurlCore
-
-extension ResolveListing.Format: ExpressibleByArgument {}
+import OptionTable
 
 /// `ipcurl resolve [OPTIONS] HOST...`: print `CURLOPT_RESOLVE` entries for plain curl's `--resolve`.
-struct ResolveCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "resolve",
-        abstract: "Resolve HOSTs through HTTPDNS and print HOST:PORT:IP[,IP...] lines for curl --resolve."
-    )
-
-    @OptionGroup var resolver: ResolverOptions
-
-    @Option(help: ArgumentHelp("Port to put in the entries.", valueName: "N"))
+struct ResolveCommand: SubcommandLine {
+    var resolver = ResolverOptions()
     var port = 443
-
-    @Option(help: ArgumentHelp("plain (HOST:PORT:IP), curl (--resolve HOST:PORT:IP) or json.", valueName: "FORMAT"))
     var format = ResolveListing.Format.plain
-
-    @Flag(name: [.customShort("v"), .customLong("verbose")], help: "Show which resolver answered on stderr.")
     var verbose = false
+    var hosts: [String] = []
+    var help: String?
+    var version = false
 
-    @Argument(help: "Host names to resolve.")
-    var hosts: [String]
+    static let category = OptionCategory("resolve", "What ipcurl resolve prints")
 
-    func validate() throws {
-        guard (1...65535).contains(port) else { throw ValidationError("--port \(port): expected 1-65535") }
-        for host in hosts where HostSpelling.lookupName(host) == nil {
+    static let rows: [OptionRow<ResolveCommand>] = commonRows(category) + [
+        OptionRow("port", nil, .number, "n", category, "Port to put in the entries (default 443)", important: true) {
+            $0.port = try $1.integer(in: 1...65535)
+        },
+        OptionRow("format", nil, .string, "format", category,
+                  "plain (HOST:PORT:IP), curl (--resolve HOST:PORT:IP) or json", important: true) { command, argument in
+            guard let format = ResolveListing.Format(rawValue: argument.text) else {
+                throw argument.problem("\(ResolveEntry.quoted(String(argument.text.prefix(40)))): expected plain, curl or json")
+            }
+            command.format = format
+        },
+        OptionRow("verbose", "v", .boolean, "", category, "Show which resolver answered on stderr") { $0.verbose = $1.isOn },
+    ] + ResolverOptions.rows.map { $0.lifted(\.resolver) }
+
+    /// Accepts a host name argument; an IP literal or a malformed name is a usage error.
+    mutating func add(host: String) throws {
+        guard HostSpelling.lookupName(host) != nil else {
             let why = IPAddress(host) != nil ? " (an IP literal needs no resolving)" : ""
-            throw ValidationError("\(ResolveEntry.quoted(host)): not a host name\(why)")
+            throw OptionError("\(ResolveEntry.quoted(host)): not a host name\(why)")
         }
+        hosts.append(host)
     }
 
-    func run() throws {
+    func run() -> Int32 {
+        guard !hosts.isEmpty else {
+            DescriptorWriter.standardError.write("ipcurl: resolve: no host given (see 'ipcurl help resolve')\n")
+            return 2
+        }
         let policy: ResolutionPolicy
         let settings: ResolverSettings
-        switch Result(catching: { () throws(CurlError) in
-            let settings = try resolver.settings()
-            return (settings, settings.policy(transport: try resolver.transport()))
-        }) {
-        case .success(let made): (settings, policy) = made
-        case .failure(let error):
+        do throws(CurlError) {
+            settings = try resolver.settings()
+            policy = settings.policy(transport: try resolver.transport())
+        } catch {
             DescriptorWriter.standardError.write("ipcurl: \(error)\n")
-            throw ExitCode(error.exitCode)
+            return error.exitCode
         }
         let log = DescriptorWriter.standardError
         if verbose {
@@ -71,9 +77,7 @@ struct ResolveCommand: ParsableCommand {
         DescriptorWriter.standardOutput.write(ResolveListing.render(items, port: port, format: format))
         let refreshed = policy.finishRefresh()
         if verbose { DescriptorWriter.standardError.write(DecisionLog.notes(refreshed)) }
-        let failures = items.compactMap { item -> CurlError? in
-            if case .failure(let error) = item.result { return error } else { return nil }
-        }
-        if let first = failures.first { throw ExitCode(first.exitCode) }
+        for item in items { if case .failure(let error) = item.result { return error.exitCode } }
+        return 0
     }
 }
