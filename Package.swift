@@ -31,14 +31,14 @@ let package = Package(
         // about 0.35 M instructions of symbol lookups.
         .target(name: "IPCurlCore", dependencies: ["HTTPDNS", "CurlKit", "CYAML"],
                 linkerSettings: [.linkedLibrary(":libyaml.a")]),
-        .executableTarget(
-            name: "ipcurl",
-            dependencies: ["IPCurlCore", "OptionTable"]
-        ),
+        // The subcommands and their option tables; the ipcurl executable is only its entry point, and the tables
+        // also drive the man page and completions that ipcurl-docs writes at build time.
+        .target(name: "IPCurlCLI", dependencies: ["IPCurlCore", "OptionTable"]),
+        .executableTarget(name: "ipcurl", dependencies: ["IPCurlCLI"]),
         .testTarget(name: "CurlKitTests", dependencies: ["CurlKit"]),
         .testTarget(name: "OptionTableTests", dependencies: ["OptionTable"]),
         .testTarget(name: "HTTPDNSTests", dependencies: ["HTTPDNS"]),
         .testTarget(name: "IPCurlCoreTests", dependencies: ["IPCurlCore", "HTTPDNS", "CurlKit"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["ipcurl", "IPCurlCore", "CurlKit", "HTTPDNS"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["ipcurl", "IPCurlCLI", "IPCurlCore", "CurlKit", "HTTPDNS"]),
     ]
 )

@@ -6,11 +6,10 @@ import HTTPDNS
 import IPCurlCore
 import OptionTable
 
-/// The `ipcurl` entry point: picks the subcommand from the first argument (`resolve`, `check`, `cache`, `help`,
+/// The `ipcurl` command line: picks the subcommand from the first argument (`resolve`, `check`, `cache`, `help`,
 /// `fetch`; anything else is a fetch), parses the rest against that subcommand's option table in curl's grammar,
 /// and exits with curl's codes: a usage error is one line and exit 2.
-@main
-enum Commands {
+public enum Commands {
     static let subcommands = ["fetch", "resolve", "check", "cache"]
 
     /// The words `--help` accepts: `all`, `category`, and every category name.
@@ -21,7 +20,8 @@ enum Commands {
         CheckCommand.category, CacheCommand.category,
     ].map(\.name)
 
-    static func main() {
+    /// Runs the command line of this process and exits with its code.
+    public static func main() -> Never {
         exitProcess(run(Array(CommandLine.arguments.dropFirst())))
     }
 
