@@ -19,22 +19,17 @@ public struct CommandLineParser<Config> {
     /// Where secret values sit in the argument list: the argument's index and the byte offset of the value.
     public private(set) var secretValues: [(index: Int, offset: Int)] = []
 
-    private let longIndex: [String: Int]
-    private let shortIndex: [Character: Int]
     private var configDepth = 0
 
     public init(rows: [OptionRow<Config>], positional: @escaping (inout Config, String) throws -> Void) {
         self.rows = rows
         self.positional = positional
-        var longIndex: [String: Int] = [:], shortIndex: [Character: Int] = [:]
-        longIndex.reserveCapacity(rows.count)
-        for (index, row) in rows.enumerated() {
-            longIndex[row.long] = index
-            if let short = row.short { shortIndex[short] = index }
-        }
-        self.longIndex = longIndex
-        self.shortIndex = shortIndex
     }
+
+    // A command line names a handful of options: scanning the rows for each costs less than hashing every row's
+    // names into a dictionary first.
+    private func rowIndex(long name: String) -> Int? { rows.firstIndex { $0.long == name } }
+    private func rowIndex(short letter: Character) -> Int? { rows.firstIndex { $0.short == letter } }
 
     /// Applies `arguments` (the command line without the program name) to `config`.
     public mutating func parse(_ arguments: [String], into config: inout Config) throws {
@@ -88,7 +83,7 @@ public struct CommandLineParser<Config> {
             var letters = argument.dropFirst()
             while let letter = letters.first {
                 letters = letters.dropFirst()
-                guard let row = shortIndex[letter] else { throw OptionError("option -\(letter): is unknown") }
+                guard let row = rowIndex(short: letter) else { throw OptionError("option -\(letter): is unknown") }
                 var value = ""
                 if rows[row].argument.takesValue {
                     if !letters.isEmpty {
@@ -116,8 +111,8 @@ public struct CommandLineParser<Config> {
     /// The row a long name means, and whether a boolean is turned on: the exact name, else `no-` + a boolean's
     /// name, else the one name it is a prefix of.
     private func longRow(_ name: String) throws(OptionError) -> (Int, Bool) {
-        if let exact = longIndex[name] { return (exact, true) }
-        if name.hasPrefix("no-"), let row = longIndex[String(name.dropFirst(3))] {
+        if let exact = rowIndex(long: name) { return (exact, true) }
+        if name.hasPrefix("no-"), let row = rowIndex(long: String(name.dropFirst(3))) {
             guard rows[row].argument == .boolean else {
                 throw OptionError("option --\(name): --no- is only for boolean options; --\(rows[row].long) takes no --no- form")
             }
@@ -167,7 +162,7 @@ public struct CommandLineParser<Config> {
             spelling = "--" + name
         } else {
             let letters = entry.name.dropFirst()
-            guard letters.count == 1, let letter = letters.first, let found = shortIndex[letter] else {
+            guard letters.count == 1, let letter = letters.first, let found = rowIndex(short: letter) else {
                 throw OptionError("option \(entry.name): is unknown")
             }
             (row, isOn, spelling) = (found, true, entry.name)
