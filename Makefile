@@ -8,7 +8,9 @@ PACKAGES := libcurl4-openssl-dev libssl-dev libyaml-dev nginx-light unbound knot
 # Consumers of ipcurl check's reports, from PyPI, and Jenkins' JUnit schema from pytest's source distribution.
 PIP_PACKAGES := xmlschema prometheus-client junitparser
 JUNIT_XSD := .lab-cache/junit-10.xsd
-RELEASE  := -c release --static-swift-stdlib
+# Release builds link the Swift runtime and libstdc++ statically (Build/static-libstdc++ makes -lstdc++ pick
+# the archive): start-up is a feature.
+RELEASE  := -c release --static-swift-stdlib -Xlinker -L$(CURDIR)/Build/static-libstdc++
 # swift test must run real tests: fewer than this many counts as a failure ("no tests ran" can't pass).
 MIN_TESTS ?= 490
 

@@ -30,6 +30,24 @@ rss() {  # rss CMD...: peak resident set size in KiB
     /usr/bin/env time -f '%M' "$@" 2>&1 >/dev/null | tail -n 1
 }
 
+instructions() {  # instructions CMD...: callgrind's instruction count (deterministic, unlike wall time)
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
+
+echo "== instructions (callgrind): start-up and a warm pinned request, ipcurl against curl"
+if command -v valgrind >/dev/null; then
+    python3 - "$(instructions curl --version)" "$(instructions "$bin" --version)" \
+        "$(instructions curl "${common[@]}" --resolve "$pin" "$url")" \
+        "$(instructions "$bin" "${common[@]}" --resolve "$pin" "$url")" <<'PY'
+import sys
+cv, iv, cr, ir = (int(x) for x in sys.argv[1:])
+print(f"--version                    curl {cv/1e6:6.2f} M   ipcurl {iv/1e6:6.2f} M   {iv/cv:.2f}x")
+print(f"pinned request (--resolve)   curl {cr/1e6:6.2f} M   ipcurl {ir/1e6:6.2f} M   {ir/cr:.2f}x")
+PY
+    echo "peak RSS, pinned request     curl $(rss curl "${common[@]}" --resolve "$pin" "$url") KiB   ipcurl $(rss "$bin" "${common[@]}" --resolve "$pin" "$url") KiB"
+else
+    echo "(valgrind not installed: apt-get install valgrind)"
+fi
 echo "== startup (--version)"
 run curl-version curl --version
 run ipcurl-version "$bin" --version
