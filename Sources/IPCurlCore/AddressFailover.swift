@@ -14,7 +14,7 @@ enum AddressFailover {
     /// certificate status (91). Local problems such as a bad CA file (77) are not worth another IP.
     static let tlsFailures: [CurlError] = [
         .sslConnectError, .peerFailedVerification, CurlError(CURLE_SSL_ISSUER_ERROR),
-        CurlError(CURLE_SSL_PINNEDPUBKEYNOTMATCH), CurlError(CURLE_SSL_INVALIDCERTSTATUS),
+        .pinnedKeyMismatch, .invalidCertificateStatus,
     ]
 
     /// Whether `error` means no address of the entry could be used: before any byte of the request was sent,
