@@ -8,9 +8,6 @@ let package = Package(
         .library(name: "HTTPDNS", targets: ["HTTPDNS"]),
         .library(name: "CurlKit", targets: ["CurlKit"]),
     ],
-    dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-    ],
     targets: [
         .systemLibrary(
             name: "CCurl",
@@ -27,21 +24,21 @@ let package = Package(
             providers: [.apt(["libyaml-dev"])]
         ),
         .target(name: "CurlKit", dependencies: ["CCurl"]),
+        // curl's command-line grammar over tables of option rows; knows nothing of curl or HTTP.
+        .target(name: "OptionTable"),
         .target(name: "HTTPDNS", dependencies: ["CCrypto"]),
         // libyaml is linked statically: only `check --targets` uses it, and a shared libyaml costs every start
         // about 0.35 M instructions of symbol lookups.
         .target(name: "IPCurlCore", dependencies: ["HTTPDNS", "CurlKit", "CYAML"],
                 linkerSettings: [.linkedLibrary(":libyaml.a")]),
-        .executableTarget(
-            name: "ipcurl",
-            dependencies: [
-                "IPCurlCore",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
+        // The subcommands and their option tables; the ipcurl executable is only its entry point, and the tables
+        // also drive the man page and completions that ipcurl-docs writes at build time.
+        .target(name: "IPCurlCLI", dependencies: ["IPCurlCore", "OptionTable"]),
+        .executableTarget(name: "ipcurl", dependencies: ["IPCurlCLI"]),
         .testTarget(name: "CurlKitTests", dependencies: ["CurlKit"]),
+        .testTarget(name: "OptionTableTests", dependencies: ["OptionTable"]),
         .testTarget(name: "HTTPDNSTests", dependencies: ["HTTPDNS"]),
         .testTarget(name: "IPCurlCoreTests", dependencies: ["IPCurlCore", "HTTPDNS", "CurlKit"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["ipcurl", "IPCurlCore", "CurlKit", "HTTPDNS"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["ipcurl", "IPCurlCLI", "IPCurlCore", "CurlKit", "HTTPDNS"]),
     ]
 )

@@ -103,6 +103,8 @@ import Testing
         #expect(result.stderr.contains("* RESOLVE a.test:\(lab.httpsPort):127.0.0.2\n"))
         let listed = try ipcurl(["resolve", "--resolve", "a.test:443:::1,127.0.0.2", "a.test"])
         #expect(listed.stdout == "a.test:443:127.0.0.2,[::1]\n")
-        #expect(try ipcurl(["-4", "-6", lab.https("a.test")]).status == 2)
+        // As in curl, the last of -4/-6 wins.
+        let last = try ipcurl(aliyun + ["-v", "-4", "-6", lab.https("a.test")])
+        #expect(!last.stderr.contains("* RESOLVE a.test:\(lab.httpsPort):127.0.0.2\n"), "\(last.stderr)")
     }
 }

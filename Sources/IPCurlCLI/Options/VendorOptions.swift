@@ -1,47 +1,47 @@
-import ArgumentParser
 import CurlKit
 import HTTPDNS
 import IPCurlCore
-
-extension SymmetricCipher.Algorithm: ExpressibleByArgument {}
+import OptionTable
 
 /// Vendor HTTPDNS options (Alibaba Cloud, Tencent DNSPod). Secrets are read from files or the environment only.
-struct VendorOptions: ParsableArguments {
-    @Option(name: .customLong("aliyun"),
-            help: ArgumentHelp("Resolve with Alibaba Cloud HTTPDNS for this account ID.", valueName: "ACCOUNT"))
+struct VendorOptions: Sendable {
     var aliyun: String?
-
-    @Option(name: .customLong("httpdns-secret-file"),
-            help: ArgumentHelp("Sign Alibaba requests (sign_d) with the secret in FILE (or $IPCURL_HTTPDNS_SECRET).",
-                               valueName: "FILE"))
     var secretFile: String?
-
-    @Flag(name: .customLong("dnspod"), help: "Resolve with Tencent DNSPod HTTPDNS.")
     var dnspod = false
-
-    @Option(name: .customLong("dnspod-id"),
-            help: ArgumentHelp("DNSPod authorization ID: encrypt queries with the key from --dnspod-key-file.", valueName: "ID"))
     var dnspodID: String?
-
-    @Option(name: .customLong("dnspod-key-file"),
-            help: ArgumentHelp("DNSPod encryption key in FILE (or $IPCURL_DNSPOD_KEY).", valueName: "FILE"))
     var dnspodKeyFile: String?
-
-    @Option(name: .customLong("dnspod-alg"), help: ArgumentHelp("DNSPod cipher: aes (default) or des.", valueName: "ALG"))
     var dnspodAlgorithm: SymmetricCipher.Algorithm?
-
-    @Option(name: .customLong("dnspod-token-file"),
-            help: ArgumentHelp("DNSPod HTTPS token in FILE (or $IPCURL_DNSPOD_TOKEN).", valueName: "FILE"))
     var dnspodTokenFile: String?
-
-    @Option(name: .customLong("httpdns-server"),
-            help: ArgumentHelp("Vendor HTTPDNS server to ask instead of the documented ones; repeat to race more (hedged).",
-                               valueName: "URL"))
     var servers: [String] = []
-
-    @Option(name: .customLong("httpdns-client-ip"),
-            help: ArgumentHelp("Ask vendor HTTPDNS to answer for this client IP (ECS).", valueName: "IP"))
     var clientIP: String?
+
+    static let category = OptionCategory("httpdns", "Vendor HTTPDNS: Alibaba Cloud and Tencent DNSPod")
+
+    static let rows: [OptionRow<VendorOptions>] = [
+        OptionRow("aliyun", nil, .string, "account", category, "Resolve with Alibaba Cloud HTTPDNS for this account ID") {
+            $0.aliyun = $1.text
+        },
+        OptionRow("httpdns-secret-file", nil, .file, "file", category,
+                  "Sign Alibaba requests (sign_d) with the secret in FILE (or $IPCURL_HTTPDNS_SECRET)") { $0.secretFile = $1.text },
+        OptionRow("dnspod", nil, .boolean, "", category, "Resolve with Tencent DNSPod HTTPDNS") { $0.dnspod = $1.isOn },
+        OptionRow("dnspod-id", nil, .string, "id", category,
+                  "DNSPod authorization ID: encrypt queries with the key from --dnspod-key-file") { $0.dnspodID = $1.text },
+        OptionRow("dnspod-key-file", nil, .file, "file", category,
+                  "DNSPod encryption key in FILE (or $IPCURL_DNSPOD_KEY)") { $0.dnspodKeyFile = $1.text },
+        OptionRow("dnspod-alg", nil, .string, "aes|des", category, "DNSPod cipher: aes (default) or des") { options, argument in
+            guard let algorithm = SymmetricCipher.Algorithm(rawValue: argument.text) else {
+                throw argument.problem("\(ResolveEntry.quoted(String(argument.text.prefix(40)))): expected aes or des")
+            }
+            options.dnspodAlgorithm = algorithm
+        },
+        OptionRow("dnspod-token-file", nil, .file, "file", category,
+                  "DNSPod HTTPS token in FILE (or $IPCURL_DNSPOD_TOKEN)") { $0.dnspodTokenFile = $1.text },
+        OptionRow("httpdns-server", nil, .string, "url", category,
+                  "Vendor HTTPDNS server to ask instead of the documented ones; repeat to race more (hedged)",
+                  repeatable: true) { $0.servers.append($1.text) },
+        OptionRow("httpdns-client-ip", nil, .string, "ip", category,
+                  "Ask vendor HTTPDNS to answer for this client IP (ECS)") { $0.clientIP = $1.text },
+    ]
 
     /// Whether any DNSPod option was given (each one implies `--dnspod`).
     var wantsDNSPod: Bool { dnspod || dnspodID != nil || dnspodKeyFile != nil || dnspodTokenFile != nil || dnspodAlgorithm != nil }

@@ -1,0 +1,75 @@
+import CurlKit
+import IPCurlCore
+import OptionTable
+
+/// What a fetch shows and where headers go, spelled as in curl (`-o`/`-O` pair with URLs: ``URLList``).
+struct OutputOptions: Sendable {
+    var createDirs = false
+    var include = false
+    var head = false
+    var dumpHeader: String?
+    var fail = false
+    var failWithBody = false
+    var silent = false
+    var showError = false
+    var noProgressMeter = false
+    var verbose = false
+    var writeOut: String?
+
+    static let output = OptionCategory("output", "Where the response goes and what is shown")
+
+    static let rows: [OptionRow<OutputOptions>] = [
+        OptionRow("create-dirs", nil, .boolean, "", output, "Create the directories -o/-D need") { $0.createDirs = $1.isOn },
+        OptionRow("include", "i", .boolean, "", output, "Include response headers in the output", important: true) {
+            $0.include = $1.isOn
+        },
+        OptionRow("head", "I", .boolean, "", output, "Send HEAD and output the response headers", important: true) {
+            $0.head = $1.isOn
+        },
+        OptionRow("dump-header", "D", .file, "file", output, "Write every response's headers to FILE (- for stdout)") {
+            $0.dumpHeader = $1.text
+        },
+        OptionRow("fail", "f", .boolean, "", output, "Fail with exit 22 and no body on HTTP 400 or more", important: true) {
+            $0.fail = $1.isOn
+        },
+        OptionRow("fail-with-body", nil, .boolean, "", output, "Exit 22 on HTTP 400 or more, keeping the body") {
+            $0.failWithBody = $1.isOn
+        },
+        OptionRow("silent", "s", .boolean, "", output, "Silent mode: no errors, warnings or progress bar", important: true) {
+            $0.silent = $1.isOn
+        },
+        OptionRow("show-error", "S", .boolean, "", output, "With -s, still show error messages") { $0.showError = $1.isOn },
+        OptionRow("progress-meter", nil, .boolean, "", output, "Show the progress meter (--no-progress-meter: errors only)") {
+            $0.noProgressMeter = !$1.isOn
+        },
+        OptionRow("verbose", "v", .boolean, "", output, "Show ipcurl's resolution decisions and libcurl's trace on stderr",
+                  important: true) { $0.verbose = $1.isOn },
+        OptionRow("write-out", "w", .string, "format", output,
+                  "Print FORMAT after the transfer: curl's %{variables}, %header{name}, %{json}; @FILE reads it",
+                  important: true) { $0.writeOut = $1.text },
+    ]
+
+    /// Whether error messages go to stderr (curl: unless -s, or -s with -S).
+    var showsErrors: Bool { !silent || showError }
+
+    /// Fills the output part of `request`.
+    func apply(to request: inout FetchRequest) throws(CurlError) {
+        guard !(fail && failWithBody) else { throw CurlError.usage("--fail and --fail-with-body cannot be used together") }
+        guard !(head && request.payload != .none) else {
+            throw CurlError.usage("You can only select one HTTP request method! You asked for both HEAD (-I) and a body.")
+        }
+        request.createDirectories = createDirs
+        request.head = head
+        request.includeHeaders = include || head
+        request.headerDumpPath = dumpHeader
+        request.fail = fail ? .fail : failWithBody ? .failWithBody : .off
+        request.verbose = verbose
+        request.showsWarnings = !silent
+        request.showsProgress = ProgressMeter.shouldShow(
+            silent: silent || noProgressMeter || verbose, outputIsFile: request.outputPath.map { $0 != "-" } ?? false)
+        if let format = writeOut {
+            request.writeOut = format.hasPrefix("@")
+                ? String(decoding: try LocalFiles.read(String(format.dropFirst())), as: UTF8.self) : format
+        }
+    }
+}

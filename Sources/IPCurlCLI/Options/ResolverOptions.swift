@@ -1,0 +1,98 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CurlKit
+import HTTPDNS
+import IPCurlCore
+import OptionTable
+
+/// Resolver, TLS and timeout options shared by every subcommand; they apply to the HTTPDNS queries too.
+struct ResolverOptions: Sendable {
+    var doh: [String] = []
+    var dohJSON: [String] = []
+    var resolverCommand: String?
+    var vendor = VendorOptions()
+    var policy = PolicyOptions()
+    var resolve: [String] = []
+    var cacert: String?
+    var insecure = false
+    var connectTimeout: Double?
+    var maxTime: Double?
+
+    static let resolverCategory = OptionCategory("dns", "How names are resolved: HTTPDNS, DoH, cache, fallback")
+    static let tlsCategory = OptionCategory("tls", "TLS trust and verification")
+    static let connectionCategory = OptionCategory("connection", "Connections and time limits")
+
+    /// The resolver, trust and time-limit rows every subcommand has.
+    static let rows: [OptionRow<ResolverOptions>] = [
+        OptionRow("doh", nil, .string, "url", resolverCategory,
+                  "DNS-over-HTTPS server (RFC 8484) to resolve with; repeat to race more (hedged)",
+                  repeatable: true, important: true) { options, argument in
+            guard let parsed = try? CurlURL(argument.text, guessScheme: false), parsed.scheme == "https" else {
+                throw argument.problem("\(ResolveEntry.quoted(ServerURL.redacted(argument.text))): not an https:// URL")
+            }
+            options.doh.append(argument.text)
+        },
+        OptionRow("doh-url", nil, .string, "url", resolverCategory, "Same as --doh (curl's name for it)",
+                  repeatable: true) { options, argument in try rows[0].apply(&options, argument) },
+        OptionRow("doh-json", nil, .string, "url", resolverCategory,
+                  "JSON DNS-over-HTTPS endpoint (Google /resolve, Cloudflare dns-json); repeatable",
+                  repeatable: true) { options, argument in
+            guard let parsed = try? CurlURL(argument.text, guessScheme: false),
+                  parsed.scheme == "https" || parsed.scheme == "http" else {
+                throw argument.problem("\(ResolveEntry.quoted(ServerURL.redacted(argument.text))): not an http(s):// URL")
+            }
+            options.dohJSON.append(argument.text)
+        },
+        OptionRow("resolver-cmd", nil, .string, "cmd", resolverCategory,
+                  "Run CMD HOST PORT (no shell) and read HOST:PORT:IP[,IP] lines from it") { $0.resolverCommand = $1.text },
+    ] + VendorOptions.rows.map { $0.lifted(\.vendor) } + PolicyOptions.rows.map { $0.lifted(\.policy) } + [
+        OptionRow("resolve", nil, .string, "host:port:addr[,addr]", resolverCategory,
+                  "Use ADDR for HOST:PORT, as in curl; wins over HTTPDNS", repeatable: true) { $0.resolve.append($1.text) },
+        OptionRow("cacert", nil, .file, "file", tlsCategory, "Verify peers with this CA bundle (PEM)") { $0.cacert = $1.text },
+        OptionRow("insecure", "k", .boolean, "", tlsCategory,
+                  "Skip certificate verification, for the request and the DoH query; never implied",
+                  important: true) { $0.insecure = $1.isOn },
+        OptionRow("connect-timeout", nil, .seconds, "seconds", connectionCategory,
+                  "Maximum seconds allowed for each connection (0: no limit)") { $0.connectTimeout = try $1.seconds() },
+        OptionRow("max-time", "m", .seconds, "seconds", connectionCategory,
+                  "Maximum seconds for the whole operation, resolution included (0: no limit)",
+                  important: true) { $0.maxTime = try $1.seconds() },
+    ]
+
+    /// TLS and timeouts; fails with exit 77 when the CA file cannot be read, as curl does.
+    func transport() throws(CurlError) -> TransportOptions {
+        if let cacert, !LocalFiles.isReadableFile(cacert) {
+            throw CurlError.caCertBadFile.with(message: "error setting certificate file: \(cacert)")
+        }
+        // As in curl, a limit under a millisecond is 0, which means no limit.
+        func milliseconds(_ seconds: Double?) -> Int? { seconds.map { Int($0 * 1000) }.flatMap { $0 > 0 ? $0 : nil } }
+        return TransportOptions(caFile: cacert, insecure: insecure, connectTimeoutMS: milliseconds(connectTimeout),
+                                timeoutMS: milliseconds(maxTime))
+    }
+
+    /// The resolver settings these options describe: at most one provider flag, else `IPCURL_DNS`, else DoH.
+    func settings() throws(CurlError) -> ResolverSettings {
+        var settings = ResolverSettings()
+        var chosen: [ProviderChoice] = []
+        if !doh.isEmpty { chosen.append(.doh(doh)) }
+        if !dohJSON.isEmpty { chosen.append(.dohJSON(dohJSON)) }
+        if let account = vendor.aliyun { chosen.append(.aliyun(account: account)) }
+        if vendor.wantsDNSPod { chosen.append(.dnspod(id: vendor.dnspodID)) }
+        if let resolverCommand { chosen.append(.command(resolverCommand)) }
+        if chosen.count > 1 {
+            throw CurlError.usage("choose one resolver: \(chosen.map(\.flag).joined(separator: " and ")) were both given")
+        }
+        if let flag = chosen.first {
+            settings.provider = flag
+        } else if let environment = getenv("IPCURL_DNS").map({ String(cString: $0) }), !environment.isEmpty {
+            settings.provider = try ProviderChoice(environment: environment)
+        }
+        try vendor.apply(to: &settings)
+        policy.apply(to: &settings)
+        for text in resolve {
+            do { settings.staticEntries.append(try ResolveEntry(parsing: text)) } catch { throw CurlError(error) }
+        }
+        return settings
+    }
+}

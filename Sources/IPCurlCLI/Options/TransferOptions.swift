@@ -1,0 +1,113 @@
+import CCurl
+import CurlKit
+import IPCurlCore
+import OptionTable
+
+/// What a fetch sends, spelled as in curl: method, headers, bodies, uploads, identity and HTTP version.
+struct TransferOptions: Sendable {
+    var method: String?
+    var headers: [String] = []
+    /// The `-d`-family values in command-line order (curl joins `-d a --data-binary b -d c` as `a&b&c`).
+    var data: [DataArgument] = []
+    var get = false
+    var form: [String] = []
+    var uploadFile: String?
+    var userAgent: String?
+    var referer: String?
+    var user: String?
+    var cookie: String?
+    var compressed = false
+    var httpVersion: Int?
+
+    static let http = OptionCategory("http", "HTTP requests: method, headers, identity, version")
+    static let post = OptionCategory("post", "Request bodies: data, forms, uploads")
+    static let auth = OptionCategory("auth", "Credentials and cookies")
+
+    static func data(_ kind: DataArgument.Kind) -> @Sendable (inout TransferOptions, OptionArgument) -> Void {
+        { options, argument in options.data.append(DataArgument(kind, argument.text)) }
+    }
+
+    static let rows: [OptionRow<TransferOptions>] = [
+        OptionRow("request", "X", .string, "method", http, "Request method to send instead of GET/POST/PUT (on every hop)") {
+            $0.method = $1.text
+        },
+        OptionRow("header", "H", .string, "header", http,
+                  "Extra header to send; \"Name:\" removes one, \"Name;\" sends it empty", repeatable: true,
+                  important: true) { $0.headers.append($1.text) },
+        OptionRow("data", "d", .string, "data", post,
+                  "POST this data; @FILE reads a file (CR/LF stripped), @- stdin; all data options join with &",
+                  repeatable: true, important: true, apply: data(.ascii)),
+        OptionRow("data-ascii", nil, .string, "data", post, "Same as --data", repeatable: true, apply: data(.ascii)),
+        OptionRow("data-raw", nil, .string, "data", post, "Like -d, but @ is literal", repeatable: true, apply: data(.raw)),
+        OptionRow("data-binary", nil, .string, "data", post, "POST data as is; @FILE is streamed byte for byte, @- reads stdin",
+                  repeatable: true, apply: data(.binary)),
+        OptionRow("data-urlencode", nil, .string, "data", post,
+                  "POST URL-encoded data: content, =content, name=content, @file, name@file", repeatable: true,
+                  apply: data(.urlencode)),
+        OptionRow("get", "G", .boolean, "", post, "Send the data options as a GET query string") { $0.get = $1.isOn },
+        OptionRow("form", "F", .string, "name=content", post,
+                  "Multipart POST part: name=value, name=@file[;type=T][;filename=N], name=<file", repeatable: true) {
+            $0.form.append($1.text)
+        },
+        OptionRow("upload-file", "T", .file, "file", post, "PUT this file (streamed, with Content-Length); - streams stdin") {
+            $0.uploadFile = $1.text
+        },
+        OptionRow("user-agent", "A", .string, "name", http, "User-Agent to send (default ipcurl/VERSION)", important: true) {
+            $0.userAgent = $1.text
+        },
+        OptionRow("referer", "e", .string, "url", http, "Referer to send; \";auto\" sets it on redirects") { $0.referer = $1.text },
+        OptionRow("user", "u", .string, "user:password", auth,
+                  "Basic auth; blanked from the process list, sent to the first host only", important: true,
+                  secret: true) { $0.user = $1.text },
+        OptionRow("cookie", "b", .string, "data|file", auth, "Cookies \"n=v; n2=v2\" (first host only), or a cookie file to read") {
+            $0.cookie = $1.text
+        },
+        OptionRow("compressed", nil, .boolean, "", http, "Ask for a compressed response (gzip, deflate, br, zstd) and decode it") {
+            $0.compressed = $1.isOn
+        },
+        OptionRow("http1.0", "0", .none, "", http, "Use HTTP/1.0") { options, _ in options.httpVersion = Int(CURL_HTTP_VERSION_1_0) },
+        OptionRow("http1.1", nil, .none, "", http, "Use HTTP/1.1") { options, _ in options.httpVersion = Int(CURL_HTTP_VERSION_1_1) },
+        OptionRow("http2", nil, .none, "", http, "Use HTTP/2 (ALPN on https, Upgrade on http)") { options, _ in
+            options.httpVersion = Int(CURL_HTTP_VERSION_2_0)
+        },
+    ]
+
+    /// Fills the request part of `request`.
+    func apply(to request: inout FetchRequest) throws(CurlError) {
+        request.method = method
+        request.headers = headers
+        let kinds = [!data.isEmpty && !get, !form.isEmpty, uploadFile != nil].filter { $0 }.count
+        guard kinds <= 1 else { throw CurlError.usage("You can only select one HTTP request method! (-d, -F and -T each choose one)") }
+        if get, !data.isEmpty {
+            let query = try DataArgument.query(data)
+            let fragment = request.url.firstIndex(of: "#")
+            let base = fragment.map { String(request.url[..<$0]) } ?? request.url
+            request.url = base + (base.contains("?") ? "&" : "?") + query + (fragment.map { String(request.url[$0...]) } ?? "")
+        } else if !data.isEmpty {
+            request.payload = .data(try DataArgument.body(data))
+        }
+        if !form.isEmpty {
+            var parts: [FormPart] = []
+            for part in form { parts.append(try FormPart(parsing: part)) }
+            request.payload = .form(parts)
+        }
+        if let uploadFile { (request.payload, request.url) = try RequestPayload.upload(uploadFile, url: request.url) }
+        if let user {
+            guard user.contains(":") else {
+                throw CurlError.usage("-u \(user.prefix { $0 != ":" }): give user:password (ipcurl never prompts)")
+            }
+            request.credentials = Secret(value: user, origin: "-u")
+        }
+        if let userAgent { request.userAgent = userAgent }
+        if let referer {
+            request.autoReferer = referer.hasSuffix(";auto")
+            let text = request.autoReferer ? String(referer.dropLast(5)) : referer
+            request.referer = text.isEmpty ? nil : text
+        }
+        if let cookie {
+            if cookie.contains("=") { request.cookies = cookie } else { request.cookieFile = cookie }
+        }
+        request.compressed = compressed
+        if let httpVersion { request.httpVersion = httpVersion }
+    }
+}

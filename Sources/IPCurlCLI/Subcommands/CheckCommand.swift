@@ -1,0 +1,138 @@
+import CurlKit
+import HTTPDNS
+import IPCurlCore
+import OptionTable
+
+/// `ipcurl check [OPTIONS] [URL...] [--targets FILE]`: probe URLs (every HTTPDNS address with `--all-ips`) in
+/// parallel, check expectations and write a report; exit 0 when all pass, 1 when any fails, 2 for usage errors.
+struct CheckCommand: SubcommandLine {
+    var resolver = ResolverOptions()
+    /// The resolver options as given on the command line, replayed over a targets file's `resolver:` section.
+    var resolverArguments: [(long: String, argument: OptionArgument)] = []
+    var targets: String?
+    var allIPs = false
+    var expectStatus: StatusSet?
+    var minCertDays: Int?
+    var maxTimeMS: Int?
+    var compareSystem = false
+    var parallel = 16
+    var format = CheckFormat.text
+    var output: String?
+    var labels: [(name: String, value: String)] = []
+    var headers: [String] = []
+    var method: String?
+    var verbose = false
+    var silent = false
+    var urls: [String] = []
+    var help: String?
+    var version = false
+
+    static let category = OptionCategory("check", "What ipcurl check probes, expects and reports")
+
+    static let rows: [OptionRow<CheckCommand>] = commonRows(category) + [
+        OptionRow("targets", nil, .file, "file", category, "Targets file (YAML or JSON): defaults, resolver, labels, targets",
+                  important: true) { $0.targets = $1.text },
+        OptionRow("all-ips", nil, .boolean, "", category, "One probe per address HTTPDNS returned (both families unless -4/-6)",
+                  important: true) { $0.allIPs = $1.isOn },
+        OptionRow("expect-status", nil, .string, "list", category,
+                  "Accepted status codes: 200,204 or 2xx or 200-299 (default 2xx)") { command, argument in
+            guard let set = StatusSet(parsing: argument.text) else {
+                throw argument.problem("\(ResolveEntry.quoted(argument.text)): expected codes, classes (2xx) or ranges (200-299)")
+            }
+            command.expectStatus = set
+        },
+        OptionRow("min-cert-days", nil, .number, "n", category, "Fail when the certificate chain expires sooner") {
+            $0.minCertDays = try $1.integer(in: 0...100_000)
+        },
+        OptionRow("max-time-ms", nil, .number, "n", category, "Fail a probe that takes longer (connect to last byte)") {
+            $0.maxTimeMS = try $1.integer(in: 1...Int(Int32.max))
+        },
+        OptionRow("compare-system", nil, .boolean, "", category,
+                  "Also ask the system resolver and report names whose answers differ") { $0.compareSystem = $1.isOn },
+        OptionRow("parallel", nil, .number, "n", category, "Probes running at once (default 16)") {
+            $0.parallel = try $1.integer(in: 1...1024)
+        },
+        OptionRow("format", nil, .string, "format", category, "text, json, junit, tap or openmetrics", important: true) {
+            command, argument in
+            guard let format = CheckFormat(rawValue: argument.text) else {
+                throw argument.problem("\(ResolveEntry.quoted(String(argument.text.prefix(40)))): expected text, json, junit, tap or openmetrics")
+            }
+            command.format = format
+        },
+        OptionRow("output", "o", .file, "file", category, "Write the report to FILE atomically (temp file + rename)",
+                  important: true) { $0.output = $1.text },
+        OptionRow("label", nil, .string, "k=v", category, "Add a label to every metric, record and property",
+                  repeatable: true) { command, argument in
+            do throws(CurlError) { command.labels.append(try CheckLabels.parse(argument.text)) } catch {
+                throw OptionError(error.message)
+            }
+        },
+        OptionRow("header", "H", .string, "header", category, "Header for the URLs on the command line", repeatable: true) {
+            $0.headers.append($1.text)
+        },
+        OptionRow("request", "X", .string, "method", category, "Method for the URLs on the command line") { $0.method = $1.text },
+        OptionRow("verbose", "v", .boolean, "", category, "Show resolution decisions on stderr") { $0.verbose = $1.isOn },
+        OptionRow("silent", "s", .boolean, "", category, "No warnings on stderr") { $0.silent = $1.isOn },
+    ] + ResolverOptions.rows.map { row in
+        row.lifted(\.resolver) { command, argument in command.resolverArguments.append((row.long, argument)) }
+    }
+
+    func run() -> Int32 {
+        let plan: CheckPlan
+        do throws(CurlError) { plan = try makePlan() } catch {
+            // Usage, targets-file, resolver and trust errors (a malformed --resolve entry, an unreadable --cacert) are
+            // all exit 2, so 1 always means a probe failed; they read like curl's option errors: no "(N)" before the text.
+            DescriptorWriter.standardError.write("ipcurl: \(error.message)\n")
+            return 2
+        }
+        let path = output ?? "-"
+        if path != "-" { SignalCleanup.install() }  // a signal mid-run removes the report's temporary file
+        let report = Check.run(plan)
+        let colour = path == "-" && CheckReport.wantsColour(fileDescriptor: 1)
+        do throws(CurlError) { try ReportFile.write(report.rendered(as: format, colour: colour), to: path) } catch {
+            DescriptorWriter.standardError.write("ipcurl: \(error)\n")
+            return error.exitCode
+        }
+        return report.passed ? 0 : 1
+    }
+
+    private func makePlan() throws(CurlError) -> CheckPlan {
+        guard !urls.isEmpty || targets != nil else { throw CurlError.usage("no URL to check: give URLs or --targets FILE") }
+        let file = try targets.map { path throws(CurlError) in try CheckTargetsFile.load(path) }
+        let options = try file.map { file throws(CurlError) in
+            try CheckTargetsFile.resolverOptions(file, path: targets ?? "", then: resolverArguments)
+        } ?? resolver
+        var expect = Expectation()
+        expect.status = expectStatus
+        expect.minCertDays = minCertDays
+        expect.maxTimeMS = maxTimeMS
+        let fileDefaults = file?.defaults.expect ?? Expectation()
+        var all = (file?.targets ?? []).map { target in
+            var target = target
+            target.expect = fileDefaults.overridden(by: expect).overridden(by: target.expect)
+            target.allIPs = target.allIPs || allIPs
+            return target
+        }
+        for typed in urls {
+            // curl's grammar: a URL without a scheme is http://; check probes http and https only (else exit 2).
+            guard let parsed = try? CurlURL(typed), parsed.scheme == "http" || parsed.scheme == "https" else {
+                throw CurlError.usage("\(ResolveEntry.quoted(ServerURL.redacted(typed))): not an http:// or https:// URL")
+            }
+            var target = CheckTarget(url: parsed.text)
+            target.expect = fileDefaults.overridden(by: expect)
+            target.allIPs = allIPs || file?.defaults.allIPs == true
+            target.headers = headers.isEmpty ? file?.defaults.headers ?? [] : headers
+            if let method = method ?? file?.defaults.method { target.method = method }
+            all.append(target)
+        }
+        var plan = CheckPlan(targets: all)
+        plan.transport = try options.transport()
+        plan.resolver = try options.settings()
+        plan.parallel = parallel
+        plan.compareSystem = compareSystem
+        plan.labels = CheckLabels.merged((file?.labels ?? []) + labels)
+        plan.verbose = verbose
+        plan.showsWarnings = !silent
+        return plan
+    }
+}

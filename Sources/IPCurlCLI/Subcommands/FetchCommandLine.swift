@@ -1,0 +1,46 @@
+import CurlKit
+import IPCurlCore
+import OptionTable
+
+/// One part of a fetch command line (curl's operation): the options before a `--next` and the URLs they apply to.
+struct FetchOperation: Sendable {
+    var resolver = ResolverOptions()
+    var transfer = TransferOptions()
+    var output = OutputOptions()
+    var follow = FollowOptions()
+    var urls = URLList()
+}
+
+/// Everything a fetch command line says: its operations (split by `--next`) and what `--help`/`--version` ask for.
+struct FetchCommandLine: SubcommandLine {
+    var operations = [FetchOperation()]
+    /// `--help WORD`: the word (empty for plain `--help`).
+    var help: String?
+    var version = false
+
+    /// The operation the options being read apply to.
+    var current: FetchOperation {
+        get { operations[operations.count - 1] }
+        set { operations[operations.count - 1] = newValue }
+    }
+
+    static let general = OptionCategory("important", "The options most requests use")
+
+    /// The fetch table: every option of `ipcurl [options] URL...`, in the order help lists them.
+    static let rows: [OptionRow<FetchCommandLine>] =
+        TransferOptions.rows.map { $0.lifted(\.current.transfer) }
+        + URLList.rows.map { $0.lifted(\.current.urls) }
+        + OutputOptions.rows.map { $0.lifted(\.current.output) }
+        + FollowOptions.rows.map { $0.lifted(\.current.follow) }
+        + ResolverOptions.rows.map { $0.lifted(\.current.resolver) }
+        + [
+            OptionRow("next", ":", .none, "", general,
+                      "Start a new operation: the options after it apply to the URLs after it") { line, _ in
+                line.operations.append(FetchOperation())
+            },
+            OptionRow("config", "K", .file, "file", general,
+                      "Read options from FILE in curl's config syntax (- reads stdin)", repeatable: true) { _, _ in },
+            OptionRow("disable", "q", .none, "", general,
+                      "As the first option: don't read the default config file") { _, _ in },
+        ] + commonRows(general)
+}

@@ -1,0 +1,179 @@
+/// Reads arguments in curl's grammar against one subcommand's option rows.
+///
+/// - Short options group and take attached values: `-sSLo/dev/null`, `-m5`, `-XPOST`, `-d@file`.
+/// - Long options take `--name value` or `--name=value`; a unique prefix names its option (`--verb`), as in
+///   curl 7.88; `--no-NAME` turns a boolean off.
+/// - The value after an option that takes one is taken whatever it looks like (`-d -1`).
+/// - `--` ends the options; everything else is handed to `positional` in order.
+/// - A config-file row (``configFileOption``) reads a file in curl's `-K` syntax and applies it in place.
+/// - SeeAlso: curl's `src/tool_getparam.c` (`getparameter`, `parse_args`), `src/tool_parsecfg.c`.
+public struct CommandLineParser<Config> {
+    public let rows: [OptionRow<Config>]
+    /// Receives each argument that is not an option (URLs, host names).
+    public var positional: (inout Config, String) throws -> Void
+    /// The long name of the row whose value is a config file to read (`config`); `nil`: no config files.
+    public var configFileOption: String?
+    /// Reads a config file (`-` is standard input); the subcommand supplies it so errors carry its exit codes.
+    public var readFile: (String) throws -> String = { _ in throw OptionError("config files are not supported") }
+
+    /// Where secret values sit in the argument list: the argument's index and the byte offset of the value.
+    public private(set) var secretValues: [(index: Int, offset: Int)] = []
+
+    private var configDepth = 0
+
+    public init(rows: [OptionRow<Config>], positional: @escaping (inout Config, String) throws -> Void) {
+        self.rows = rows
+        self.positional = positional
+    }
+
+    // A command line names a handful of options: scanning the rows for each costs less than hashing every row's
+    // names into a dictionary first.
+    private func rowIndex(long name: String) -> Int? { rows.firstIndex { $0.long == name } }
+    private func rowIndex(short letter: Character) -> Int? { rows.firstIndex { $0.short == letter } }
+
+    /// Applies `arguments` (the command line without the program name) to `config`.
+    public mutating func parse(_ arguments: [String], into config: inout Config) throws {
+        var index = 0
+        var optionsEnded = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            let position = index
+            index += 1
+            let bytes = argument.utf8
+            guard !optionsEnded, bytes.count > 1, bytes.first == UInt8(ascii: "-") else {
+                try positional(&config, argument)
+                continue
+            }
+            if argument == "--" {
+                optionsEnded = true
+                continue
+            }
+            if bytes.dropFirst().first == UInt8(ascii: "-") {
+                var name = Substring(argument.dropFirst(2))
+                var attached: String?
+                if let equals = name.firstIndex(of: "=") {
+                    attached = String(name[name.index(after: equals)...])
+                    name = name[..<equals]
+                }
+                let (row, isOn) = try longRow(String(name))
+                let spelling = "--" + name
+                var value = ""
+                if rows[row].argument.takesValue {
+                    if let attached {
+                        value = attached
+                        if rows[row].secret { secretValues.append((position, name.utf8.count + 3)) }
+                    } else {
+                        guard index < arguments.count else { throw OptionError("option \(spelling): requires parameter") }
+                        value = arguments[index]
+                        if rows[row].secret { secretValues.append((index, 0)) }
+                        index += 1
+                    }
+                } else if let attached {
+                    throw OptionError("option \(spelling): does not take a value (\"=\(attached.prefix(40))\")")
+                } else if case .optionalWord(let words) = rows[row].argument, index < arguments.count,
+                          words.contains(arguments[index]) {
+                    value = arguments[index]
+                    index += 1
+                }
+                try apply(row, OptionArgument(text: value, isOn: isOn, spelling: spelling), to: &config)
+                continue
+            }
+            // A group of short options: each letter in turn; one that takes a value takes the rest of the group,
+            // or the next argument when it ends the group.
+            var letters = argument.dropFirst()
+            while let letter = letters.first {
+                letters = letters.dropFirst()
+                guard let row = rowIndex(short: letter) else { throw OptionError("option -\(letter): is unknown") }
+                var value = ""
+                if rows[row].argument.takesValue {
+                    if !letters.isEmpty {
+                        value = String(letters)
+                        if rows[row].secret {
+                            secretValues.append((position, argument.utf8.count - letters.utf8.count))
+                        }
+                    } else {
+                        guard index < arguments.count else { throw OptionError("option -\(letter): requires parameter") }
+                        value = arguments[index]
+                        if rows[row].secret { secretValues.append((index, 0)) }
+                        index += 1
+                    }
+                    letters = ""
+                } else if case .optionalWord(let words) = rows[row].argument, letters.isEmpty, index < arguments.count,
+                          words.contains(arguments[index]) {
+                    value = arguments[index]
+                    index += 1
+                }
+                try apply(row, OptionArgument(text: value, spelling: "-\(letter)"), to: &config)
+            }
+        }
+    }
+
+    /// The row a long name means, and whether a boolean is turned on: the exact name, else `no-` + a boolean's
+    /// name, else the one name it is a prefix of.
+    private func longRow(_ name: String) throws(OptionError) -> (Int, Bool) {
+        if let exact = rowIndex(long: name) { return (exact, true) }
+        if name.hasPrefix("no-"), let row = rowIndex(long: String(name.dropFirst(3))) {
+            guard rows[row].argument == .boolean else {
+                throw OptionError("option --\(name): --no- is only for boolean options; --\(rows[row].long) takes no --no- form")
+            }
+            return (row, false)
+        }
+        let matches = rows.indices.filter { !name.isEmpty && rows[$0].long.hasPrefix(name) }
+        if matches.count == 1 { return (matches[0], true) }
+        if matches.count > 1 {
+            let names = matches.prefix(4).map { "--" + rows[$0].long }.joined(separator: ", ")
+            throw OptionError("option --\(name): is ambiguous (\(names)\(matches.count > 4 ? ", ..." : ""))")
+        }
+        var message = "option --\(name): is unknown"
+        if let close = OptionSuggestion.closest(to: name, among: rows.filter { !$0.hidden }.map(\.long)) {
+            message += "; did you mean --\(close)?"
+        }
+        throw OptionError(message)
+    }
+
+    private mutating func apply(_ row: Int, _ argument: OptionArgument, to config: inout Config) throws {
+        if rows[row].long == configFileOption {
+            try readConfig(argument.text, into: &config)
+        } else {
+            try rows[row].apply(&config, argument)
+        }
+    }
+
+    /// Reads a config file and applies each of its lines as an option; errors name the file and line.
+    private mutating func readConfig(_ path: String, into config: inout Config) throws {
+        guard configDepth < 8 else { throw OptionError("\(path): config files include each other too deeply") }
+        let text = try readFile(path)
+        configDepth += 1
+        defer { configDepth -= 1 }
+        for entry in try ConfigFile.entries(in: text, path: path) {
+            do {
+                try applyConfigEntry(entry, into: &config)
+            } catch let error as OptionError {
+                throw OptionError("\(path == "-" ? "<stdin>" : path):\(entry.line): \(error.message)")
+            }
+        }
+    }
+
+    private mutating func applyConfigEntry(_ entry: ConfigFile.Entry, into config: inout Config) throws {
+        let row: Int, isOn: Bool, spelling: String
+        if entry.name.hasPrefix("--") || !entry.name.hasPrefix("-") {
+            let name = entry.name.hasPrefix("--") ? String(entry.name.dropFirst(2)) : entry.name
+            (row, isOn) = try longRow(name)
+            spelling = "--" + name
+        } else {
+            let letters = entry.name.dropFirst()
+            guard letters.count == 1, let letter = letters.first, let found = rowIndex(short: letter) else {
+                throw OptionError("option \(entry.name): is unknown")
+            }
+            (row, isOn, spelling) = (found, true, entry.name)
+        }
+        var value = ""
+        if rows[row].argument.takesValue {
+            guard let given = entry.value else { throw OptionError("option \(spelling): requires parameter") }
+            value = given
+        } else if case .optionalWord(let words) = rows[row].argument, let given = entry.value, words.contains(given) {
+            value = given
+        }
+        try apply(row, OptionArgument(text: value, isOn: isOn, spelling: spelling), to: &config)
+    }
+}

@@ -1,0 +1,60 @@
+/// Help in curl's style, rendered from a subcommand's rows: the important options, one category, every option,
+/// or the list of categories.
+/// - SeeAlso: curl's `src/tool_help.c` (`tool_help`, `print_category`).
+public struct HelpText<Config> {
+    public let rows: [OptionRow<Config>]
+    /// `ipcurl [options...] <url>`.
+    public let usage: String
+    /// The command that shows this help, for the footer (`ipcurl --help`, `ipcurl help check`).
+    public let helpCommand: String
+
+    public init(rows: [OptionRow<Config>], usage: String, helpCommand: String) {
+        self.rows = rows
+        self.usage = usage
+        self.helpCommand = helpCommand
+    }
+
+    /// The categories in the order their first option appears.
+    public var categories: [OptionCategory] {
+        var seen: [OptionCategory] = []
+        for row in rows where !row.hidden && !seen.contains(row.category) { seen.append(row.category) }
+        return seen
+    }
+
+    /// What `--help WORD` prints: the important options (empty word), `all`, `category`, or one category;
+    /// `nil` for a word that names none.
+    public func render(_ word: String) -> String? {
+        let visible = rows.filter { !$0.hidden }
+        switch word {
+        case "":
+            let important = visible.filter(\.important)
+            return "Usage: \(usage)\n" + table(important.isEmpty ? visible : important)
+                + "This is not the full help; the options are grouped in categories.\n"
+                + "Use \"\(helpCommand) category\" for the list of categories.\n"
+                + "For all options use the manual (man ipcurl) or \"\(helpCommand) all\".\n"
+        case "all":
+            return "Usage: \(usage)\n" + table(visible)
+        case "category":
+            let width = (categories.map(\.name.count).max() ?? 0) + 2
+            let lines = categories.map { " " + $0.name.padding(to: width) + $0.summary + "\n" }
+            return "Usage: \(helpCommand) [category]\nCategories:\n" + lines.joined()
+        default:
+            guard let category = categories.first(where: { $0.name == word }) else { return nil }
+            return "\(category.summary)\n" + table(visible.filter { $0.category == category })
+        }
+    }
+
+    private func table(_ rows: [OptionRow<Config>]) -> String {
+        let width = min(32, (rows.map(\.synopsis.count).max() ?? 0) + 2)
+        return rows.map { row in
+            let synopsis = row.synopsis
+            let gap = synopsis.count < width ? synopsis.padding(to: width) : synopsis + "\n" + "".padding(to: width + 1)
+            return " " + gap + row.help + "\n"
+        }.joined()
+    }
+}
+
+extension String {
+    /// The string followed by spaces up to `width` characters.
+    func padding(to width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+}

@@ -1,0 +1,103 @@
+/// What an option takes after its name, as curl's `tool_getparam.c` alias table says it (`ARG_NONE`, `ARG_BOOL`,
+/// `ARG_STRING`, `ARG_FILENAME`).
+public enum ArgumentKind: Sendable, Equatable {
+    /// A switch (`--next`, `--help`).
+    case none
+    /// A boolean: `--name` turns it on, `--no-name` off.
+    case boolean
+    /// A string value (`-X POST`).
+    case string
+    /// A file name (completions offer files).
+    case file
+    /// A whole number (`--retry 3`); the row's apply function parses it with ``OptionArgument/integer(in:)``.
+    case number
+    /// A decimal number of seconds (`-m 2.5`).
+    case seconds
+    /// A word from a fixed set that may follow the option, or nothing (`--help all`).
+    case optionalWord([String])
+
+    /// Whether the option always consumes a value.
+    public var takesValue: Bool {
+        switch self {
+        case .none, .boolean, .optionalWord: return false
+        case .string, .file, .number, .seconds: return true
+        }
+    }
+}
+
+/// A group of options in `--help CATEGORY`, the man page and completions (curl's help categories).
+public struct OptionCategory: Sendable, Hashable {
+    /// The word given to `--help` (`tls`, `http`).
+    public let name: String
+    /// One line shown by `--help category`.
+    public let summary: String
+
+    public init(_ name: String, _ summary: String) {
+        self.name = name
+        self.summary = summary
+    }
+}
+
+/// One option of a subcommand: its names, what it takes, its help and what it does to the command's
+/// configuration. A subcommand's options are one array of rows, as curl's `aliases[]` table.
+/// - SeeAlso: curl's `src/tool_getparam.c` (`struct LongShort aliases[]`), `src/tool_listhelp.c`.
+public struct OptionRow<Config>: Sendable {
+    /// The long name without dashes (`max-time`).
+    public let long: String
+    /// The short letter, if any (`m`).
+    public let short: Character?
+    public let argument: ArgumentKind
+    /// Whether giving the option again adds to the earlier values (`-H`) rather than replacing them.
+    public let repeatable: Bool
+    /// The value's name in help (`<seconds>`).
+    public let valueName: String
+    public let help: String
+    public let category: OptionCategory
+    /// Shown by plain `--help` (curl's "important" category).
+    public let important: Bool
+    /// The value is a credential: blanked in the process's argv once read, as curl blanks `-u`.
+    public let secret: Bool
+    /// Kept out of help, the man page and completions (aliases such as `--doh-url` for `--doh`).
+    public let hidden: Bool
+    /// Applies the option to the configuration; a thrown error stops the parse.
+    public let apply: @Sendable (inout Config, OptionArgument) throws -> Void
+
+    public init(_ long: String, _ short: Character? = nil, _ argument: ArgumentKind, _ valueName: String = "",
+                _ category: OptionCategory, _ help: String, repeatable: Bool = false, important: Bool = false,
+                secret: Bool = false, hidden: Bool = false,
+                apply: @escaping @Sendable (inout Config, OptionArgument) throws -> Void) {
+        self.long = long
+        self.short = short
+        self.argument = argument
+        self.repeatable = repeatable
+        self.valueName = valueName
+        self.help = help
+        self.category = category
+        self.important = important
+        self.secret = secret
+        self.hidden = hidden
+        self.apply = apply
+    }
+
+    /// How the option is spelled in messages: `--max-time` (or `-m` when that is what was typed).
+    public var spelling: String { "--" + long }
+
+    /// `-m, --max-time <seconds>` as help and the man page show it.
+    public var synopsis: String {
+        let names = (short.map { "-\($0), " } ?? "    ") + "--" + long
+        return argument.takesValue ? names + " <\(valueName.isEmpty ? "value" : valueName)>" : names
+    }
+}
+
+extension OptionRow {
+    /// The same option applied to a part of a larger configuration (the resolver options inside a fetch's).
+    public func lifted<Outer>(_ path: WritableKeyPath<Outer, Config> & Sendable,
+                              after: (@Sendable (inout Outer, OptionArgument) -> Void)? = nil) -> OptionRow<Outer> {
+        let apply = self.apply
+        return OptionRow<Outer>(long, short, argument, valueName, category, help, repeatable: repeatable,
+                                important: important, secret: secret, hidden: hidden) { outer, argument in
+            try apply(&outer[keyPath: path], argument)
+            after?(&outer, argument)
+        }
+    }
+}

@@ -1,0 +1,3 @@
+import IPCurlCLI
+
+Commands.main()

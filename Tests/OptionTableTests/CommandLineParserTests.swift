@@ -1,0 +1,154 @@
+import OptionTable
+import Testing
+
+/// A small configuration shaped like a curl command line, to exercise the grammar.
+private struct Line: Sendable {
+    var silent = false, showError = false, location = false, verbose = true
+    var output: String?
+    var maxTime: Double?
+    var method: String?
+    var data: [String] = []
+    var headers: [String] = []
+    var help: String?
+    var urls: [String] = []
+}
+
+private let category = OptionCategory("test", "Test options")
+private let rows: [OptionRow<Line>] = [
+    OptionRow("silent", "s", .boolean, "", category, "Silent") { $0.silent = $1.isOn },
+    OptionRow("show-error", "S", .boolean, "", category, "Show errors") { $0.showError = $1.isOn },
+    OptionRow("location", "L", .boolean, "", category, "Follow") { $0.location = $1.isOn },
+    OptionRow("verbose", "v", .boolean, "", category, "Verbose") { $0.verbose = $1.isOn },
+    OptionRow("output", "o", .file, "file", category, "Output") { $0.output = $1.text },
+    OptionRow("max-time", "m", .seconds, "seconds", category, "Limit") { $0.maxTime = try $1.seconds() },
+    OptionRow("request", "X", .string, "method", category, "Method") { $0.method = $1.text },
+    OptionRow("data", "d", .string, "data", category, "Data", repeatable: true) { $0.data.append($1.text) },
+    OptionRow("data-binary", nil, .string, "data", category, "Data", repeatable: true) { $0.data.append("binary:" + $1.text) },
+    OptionRow("header", "H", .string, "header", category, "Header", repeatable: true, secret: true) { $0.headers.append($1.text) },
+    OptionRow("cacert", nil, .file, "file", category, "CA") { _, _ in },
+    OptionRow("cert", "E", .file, "file", category, "Cert") { _, _ in },
+    OptionRow("url", nil, .string, "url", category, "URL", repeatable: true) { $0.urls.append($1.text) },
+    OptionRow("config", "K", .file, "file", category, "Config") { _, _ in },
+    OptionRow("help", "h", .optionalWord(["all", "test"]), "", category, "Help") { $0.help = $1.text },
+]
+
+private func parse(_ arguments: [String], files: [String: String] = [:]) throws -> Line {
+    var line = Line()
+    var parser = CommandLineParser(rows: rows) { $0.urls.append($1) }
+    parser.configFileOption = "config"
+    parser.readFile = { path in
+        guard let text = files[path] else { throw OptionError("cannot read \(path)") }
+        return text
+    }
+    try parser.parse(arguments, into: &line)
+    return line
+}
+
+private func failure(_ arguments: [String], files: [String: String] = [:]) -> String {
+    do { _ = try parse(arguments, files: files) } catch { return "\(error)" }
+    return "no error"
+}
+
+@Suite struct CommandLineParserTests {
+    @Test func shortOptionsGroupAndTakeAttachedValues() throws {
+        let line = try parse(["-sSLo/dev/null", "-m5", "-XPOST", "-d@file", "https://a.test/"])
+        #expect(line.silent && line.showError && line.location)
+        #expect(line.output == "/dev/null")
+        #expect(line.maxTime == 5)
+        #expect(line.method == "POST")
+        #expect(line.data == ["@file"])
+        #expect(line.urls == ["https://a.test/"])
+    }
+
+    @Test func aValueThatLooksLikeAnOptionIsAValue() throws {
+        let line = try parse(["-d", "-1", "-w", "x"].filter { $0 != "-w" && $0 != "x" } + ["--request", "--x", "-o", "-"])
+        #expect(line.data == ["-1"])
+        #expect(line.method == "--x")
+        #expect(line.output == "-")
+    }
+
+    @Test func longOptionsTakeSpaceOrEquals() throws {
+        let line = try parse(["--max-time", "2.5", "--output=out.txt", "--data=a=b"])
+        #expect(line.maxTime == 2.5)
+        #expect(line.output == "out.txt")
+        #expect(line.data == ["a=b"])
+    }
+
+    @Test func repeatableOptionsAccumulateInOrderAndOthersTakeTheLast() throws {
+        let line = try parse(["-d", "a", "--data-binary", "b", "-d", "c", "-X", "PUT", "-X", "PATCH"])
+        #expect(line.data == ["a", "binary:b", "c"])
+        #expect(line.method == "PATCH")
+    }
+
+    @Test func doubleDashEndsOptions() throws {
+        let line = try parse(["-s", "--", "-v", "--help"])
+        #expect(line.urls == ["-v", "--help"])
+        #expect(line.silent && line.help == nil)
+    }
+
+    @Test func noPrefixTurnsABooleanOff() throws {
+        let line = try parse(["--no-verbose", "-L", "--no-location"])
+        #expect(!line.verbose && !line.location)
+        #expect(failure(["--no-max-time", "1"]).contains("--no- is only for boolean options"))
+    }
+
+    @Test func aUniquePrefixNamesItsOptionAndAnAmbiguousOneIsAnError() throws {
+        #expect(try parse(["--verb", "--max-ti", "1"]).maxTime == 1)
+        #expect(failure(["--data-", "x"]).contains("is ambiguous") == false)  // "data-" names data-binary only
+        #expect(failure(["--c", "x"]).contains("is ambiguous"))
+    }
+
+    @Test func unknownOptionsSuggestTheClosestName() {
+        #expect(failure(["--cret", "x"]) == "option --cret: is unknown; did you mean --cert?")
+        #expect(failure(["--cacret", "x"]) == "option --cacret: is unknown; did you mean --cacert?")
+        #expect(failure(["--zzzzzz"]) == "option --zzzzzz: is unknown")
+        #expect(failure(["-j"]) == "option -j: is unknown")
+    }
+
+    @Test func missingValuesAndBadNumbersAreUsageErrors() {
+        #expect(failure(["-o"]) == "option -o: requires parameter")
+        #expect(failure(["--output"]) == "option --output: requires parameter")
+        #expect(failure(["-m", "five"]) == "option -m: expected a proper numerical parameter")
+        #expect(failure(["-m", "-1"]) == "option -m: expected a proper numerical parameter")
+        #expect(failure(["--silent=yes"]).contains("does not take a value"))
+    }
+
+    @Test func helpTakesAnOptionalKnownWord() throws {
+        #expect(try parse(["--help", "all"]).help == "all")
+        let line = try parse(["-h", "https://a.test/"])
+        #expect(line.help == "" && line.urls == ["https://a.test/"])
+    }
+
+    @Test func secretValuesArePlacedForBlanking() throws {
+        var line = Line()
+        var parser = CommandLineParser(rows: rows) { $0.urls.append($1) }
+        try parser.parse(["-H", "a: 1", "-sHb: 2", "--header=c: 3", "--header", "d: 4"], into: &line)
+        #expect(parser.secretValues.map(\.index) == [1, 2, 3, 5])
+        #expect(parser.secretValues.map(\.offset) == [0, 3, 9, 0])
+    }
+
+    @Test func configFilesUseCurlsSyntax() throws {
+        let text = """
+            # a comment
+            silent
+            max-time = 3
+            --output: "a file \\"q\\".txt"
+            -X PUT
+            url = https://a.test/
+            data "x y"\t
+            """
+        let line = try parse(["-K", "cfg", "-d", "after"], files: ["cfg": text])
+        #expect(line.silent && line.maxTime == 3 && line.method == "PUT")
+        #expect(line.output == "a file \"q\".txt")
+        #expect(line.data == ["x y", "after"])
+        #expect(line.urls == ["https://a.test/"])
+    }
+
+    @Test func configFileErrorsNameTheFileAndLine() {
+        #expect(failure(["-K", "cfg"], files: ["cfg": "silent\nmax-time = soon\n"])
+                == "cfg:2: option --max-time: expected a proper numerical parameter")
+        #expect(failure(["-K", "cfg"], files: ["cfg": "output \"open\n"]) == "cfg:1: unterminated quoted value")
+        #expect(failure(["-K", "cfg"], files: ["cfg": "output\n"]) == "cfg:1: option --output: requires parameter")
+        #expect(failure(["-K", "loop"], files: ["loop": "config loop\n"]).contains("too deeply"))
+    }
+}
