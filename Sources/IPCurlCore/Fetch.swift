@@ -180,7 +180,7 @@ final class FetchRun {
     func resolve(_ url: CurlURL) throws(CurlError) -> Resolution? {
         if let route = ProxyEnvironment.route(for: url, settings: request.proxy), route.resolvesNames {
             viaProxy = true
-            let origin = route.origin == "-x" ? "-x" : "from \(route.origin)"
+            let origin = route.origin == "-x" ? "given with -x" : "from \(route.origin)"
             verbose("* HTTPDNS \(url.host): the proxy \(origin) resolves this name; nothing is pinned\n")
             return nil
         }
