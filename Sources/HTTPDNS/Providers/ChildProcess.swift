@@ -141,7 +141,15 @@ enum ChildProcess {
         guard let envp = childEnvironment(hiding: hiddenPrefixes) else { throw .system("out of memory") }
         defer { envp.forEach { free($0) } }
         var pid = pid_t()
-        let result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
+        var result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
+        // ETXTBSY: the program was just written and another process forked while it was open for writing (the
+        // fork's copy of the descriptor lives until that child's exec); it clears within milliseconds.
+        var busyRetries = 5
+        while result == ETXTBSY, busyRetries > 0 {
+            busyRetries -= 1
+            usleep(20_000)
+            result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
+        }
         guard result == 0 else { throw .cannotRun(errno: result) }
         return pid
     }

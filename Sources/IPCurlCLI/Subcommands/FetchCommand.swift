@@ -13,7 +13,7 @@ enum FetchCommand {
                 DescriptorWriter.standardError.write("ipcurl: no URL specified\n")
                 return 2
             }
-            if operation.urls.hasUnusedOutputs, !operation.output.silent {
+            if operation.urls.hasUnusedOutputs, !slots.isEmpty, !operation.output.silent {
                 DescriptorWriter.standardError.write("ipcurl: warning: Got more output options than URLs\n")
             }
             for slot in slots {

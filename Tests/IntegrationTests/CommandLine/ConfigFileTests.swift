@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+/// `-K/--config` in curl's syntax, `-K -`, and the default config file (`$XDG_CONFIG_HOME/ipcurl/config`, else
+/// `~/.ipcurlrc`) that `-q` skips.
+@Suite(.serialized) struct ConfigFileTests {
+    let lab: Lab
+    init() throws { lab = try Lab.current() }
+
+    private var pinnedConfig: String {
+        """
+        # the lab, pinned
+        no-fallback
+        resolve = "a.test:\(lab.httpsPort):\(lab.ip)"
+        --cacert \(lab.ca)
+        silent
+
+        """
+    }
+
+    private func write(_ text: String, to path: String) throws {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    @Test func configFileSetsOptionsAndURLs() throws {
+        let scratch = try TemporaryDirectory()
+        let config = scratch.path + "/cfg"
+        try write(pinnedConfig + "request: PATCH\nheader = \"X-From-Config: a \\\"quoted\\\" value\"\nurl = \(lab.api("a.test", "echo"))\n",
+                  to: config)
+        let result = try ipcurl(["-K", config])
+        #expect(result.status == 0, "\(result.stderr)")
+        let echo = try Echo(result.stdout)
+        #expect(echo.method == "PATCH")
+        #expect(echo.headers["x-from-config"] == "a \"quoted\" value")
+    }
+
+    @Test func configFromStandardInput() throws {
+        let result = try ipcurl(["-K", "-", lab.api("a.test", "echo")], stdin: Data((pinnedConfig + "request = DELETE\n").utf8))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Echo(result.stdout).method == "DELETE")
+    }
+
+    @Test func configErrorsNameFileAndLine() throws {
+        let scratch = try TemporaryDirectory()
+        let config = scratch.path + "/bad"
+        try write("silent\nmax-time = later\n", to: config)
+        let result = try ipcurl(["-K", config, "https://a.test/"])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("ipcurl: \(config):2: option --max-time: expected a proper numerical parameter"), "\(result.stderr)")
+        let missing = try ipcurl(["-K", scratch.path + "/absent", "https://a.test/"])
+        #expect(missing.status == 26, "\(missing.stderr)")  // curl: cannot read config, exit 26
+    }
+
+    @Test func defaultConfigIsReadUnlessDashQComesFirst() throws {
+        let home = try TemporaryDirectory()
+        try write(pinnedConfig + "request = PUT\n", to: home.path + "/xdg/ipcurl/config")
+        let environment = ["XDG_CONFIG_HOME": home.path + "/xdg", "HOME": home.path]
+        let read = try ipcurl([lab.api("a.test", "echo")], environment: environment)
+        #expect(read.status == 0, "\(read.stderr)")
+        #expect(try Echo(read.stdout).method == "PUT")
+        // -q first: the default config is not read, so nothing pins a.test and --no-fallback is not set either;
+        // the lab DoH server resolves it instead.
+        let skipped = try ipcurl(["-q", "-s", "--doh", lab.dohURL, "--cacert", lab.ca, lab.api("a.test", "echo")],
+                                 environment: environment)
+        #expect(skipped.status == 0, "\(skipped.stderr)")
+        #expect(try Echo(skipped.stdout).method == "GET")
+    }
+
+    @Test func homeRcIsTheFallbackDefault() throws {
+        let home = try TemporaryDirectory()
+        try write(pinnedConfig + "request = OPTIONS\n", to: home.path + "/.ipcurlrc")
+        let result = try ipcurl([lab.api("a.test", "echo")], environment: ["HOME": home.path, "XDG_CONFIG_HOME": home.path + "/none"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Echo(result.stdout).method == "OPTIONS")
+    }
+}
