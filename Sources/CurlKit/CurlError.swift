@@ -75,6 +75,16 @@ public struct CurlError: Error, Sendable, Equatable, CustomStringConvertible {
     public static let abortedByCallback = curl(CURLE_ABORTED_BY_CALLBACK)
     /// Exit 47: more redirects than `--max-redirs` allows.
     public static let tooManyRedirects = curl(CURLE_TOO_MANY_REDIRECTS)
+    /// Exit 56: receiving network data failed (also a TLS 1.3 server refusing the client certificate).
+    public static let receiveError = curl(CURLE_RECV_ERROR)
+    /// Exit 58: the client certificate or its key could not be used (missing file, wrong type or passphrase).
+    public static let clientCertificateProblem = curl(CURLE_SSL_CERTPROBLEM)
+    /// Exit 59: no cipher of `--ciphers`/`--tls13-ciphers` could be used.
+    public static let cipherProblem = curl(CURLE_SSL_CIPHER)
+    /// Exit 90: the server's public key does not match `--pinnedpubkey`.
+    public static let pinnedKeyMismatch = curl(CURLE_SSL_PINNEDPUBKEYNOTMATCH)
+    /// Exit 91: `--cert-status` and no good stapled OCSP response.
+    public static let invalidCertificateStatus = curl(CURLE_SSL_INVALIDCERTSTATUS)
     /// Exit 65: the request body had to be sent again and could not be.
     public static let sendFailRewind = curl(CURLE_SEND_FAIL_REWIND)
     /// Exit 60: the peer certificate could not be verified.

@@ -1,12 +1,18 @@
 import CCurl
 
-/// TLS and timeout settings shared by the main transfer and every HTTPDNS query, so `--cacert`, `-k` and the
-/// timeouts mean the same thing on both paths.
-/// - SeeAlso: `CURLOPT_CAINFO`, `CURLOPT_SSL_VERIFYPEER`, `CURLOPT_SSL_VERIFYHOST`, `CURLOPT_CONNECTTIMEOUT_MS`,
-///   `CURLOPT_TIMEOUT_MS`.
+/// TLS trust and timeout settings shared by the main transfer and every HTTPDNS query, so `--cacert`, `--capath`,
+/// `-k` and the timeouts mean the same thing on both paths.
+///
+/// Only trust belongs here, as curl's `doh.c` hands its DoH transfers the CA file and path and the verify flags
+/// and nothing else of the user's TLS: versions, ciphers, `--cert-status` (curl has `--doh-cert-status`), a
+/// client certificate and a pinned key are the target's (``TargetTLSOptions``), and so is a `-x` proxy.
+/// - SeeAlso: `CURLOPT_CAINFO`, `CURLOPT_CAPATH`, `CURLOPT_SSL_VERIFYPEER`, `CURLOPT_SSL_VERIFYHOST`,
+///   `CURLOPT_CONNECTTIMEOUT_MS`, `CURLOPT_TIMEOUT_MS`.
 public struct TransportOptions: Sendable, Equatable {
     /// A PEM bundle to verify peers with (`--cacert`); `nil` uses the system store.
     public var caFile: String?
+    /// A directory of hashed CA certificates (`--capath`), used besides ``caFile`` and libcurl's default store.
+    public var caPath: String?
     /// `-k/--insecure`: skip certificate and host-name verification. Only ever set explicitly by the user.
     public var insecure: Bool
     /// `--connect-timeout` in milliseconds.
@@ -25,6 +31,7 @@ public struct TransportOptions: Sendable, Equatable {
     /// Applies these settings to `handle`.
     public func apply(to handle: EasyHandle) throws(CurlError) {
         if let caFile { try handle.set(CURLOPT_CAINFO, caFile) }
+        if let caPath { try handle.set(caPath: caPath) }
         try handle.set(CURLOPT_SSL_VERIFYPEER, insecure ? 0 : 1)
         try handle.set(CURLOPT_SSL_VERIFYHOST, insecure ? 0 : 2)
         if let connectTimeoutMS { try handle.set(CURLOPT_CONNECTTIMEOUT_MS, max(1, connectTimeoutMS)) }

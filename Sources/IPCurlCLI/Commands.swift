@@ -16,8 +16,8 @@ public enum Commands {
     static let helpWords = ["all", "category"] + [
         TransferOptions.http, TransferOptions.post, TransferOptions.auth, OutputOptions.output, FollowOptions.redirects,
         FollowOptions.retries, ResolverOptions.resolverCategory, ResolverOptions.tlsCategory,
-        ResolverOptions.connectionCategory, VendorOptions.category, FetchCommandLine.general, ResolveCommand.category,
-        CheckCommand.category, CacheCommand.category,
+        ResolverOptions.connectionCategory, ProxyOptions.category, VendorOptions.category, FetchCommandLine.general,
+        ResolveCommand.category, CheckCommand.category, CacheCommand.category,
     ].map(\.name)
 
     /// Runs the command line of this process and exits with its code.

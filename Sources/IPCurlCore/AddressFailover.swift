@@ -11,10 +11,11 @@ import HTTPDNS
 /// - SeeAlso: `CURLINFO_PRIMARY_IP`, `CURLINFO_REQUEST_SIZE`.
 enum AddressFailover {
     /// TLS failures tied to the server reached: handshake (35), certificate (60), issuer (83), pinned key (90),
-    /// certificate status (91). Local problems such as a bad CA file (77) are not worth another IP.
+    /// certificate status (91). Local problems such as a bad CA file (77) or client certificate (58) are not worth
+    /// another IP.
     static let tlsFailures: [CurlError] = [
         .sslConnectError, .peerFailedVerification, CurlError(CURLE_SSL_ISSUER_ERROR),
-        CurlError(CURLE_SSL_PINNEDPUBKEYNOTMATCH), CurlError(CURLE_SSL_INVALIDCERTSTATUS),
+        .pinnedKeyMismatch, .invalidCertificateStatus,
     ]
 
     /// Whether `error` means no address of the entry could be used: before any byte of the request was sent,

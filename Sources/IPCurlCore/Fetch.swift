@@ -178,9 +178,10 @@ final class FetchRun {
     /// Resolves the hop's host (timed for `%{dns_time}`, bounded by `--max-time`); a known host:port reuses its
     /// resolution. `nil` when a proxy resolves the name instead: nothing is pinned then.
     func resolve(_ url: CurlURL) throws(CurlError) -> Resolution? {
-        if let proxy = ProxyEnvironment.variable(for: url) {
+        if let route = ProxyEnvironment.route(for: url, settings: request.proxy), route.resolvesNames {
             viaProxy = true
-            verbose("* HTTPDNS \(url.host): the proxy from $\(proxy) resolves this name; nothing is pinned\n")
+            let origin = route.origin == "-x" ? "given with -x" : "from \(route.origin)"
+            verbose("* HTTPDNS \(url.host): the proxy \(origin) resolves this name; nothing is pinned\n")
             return nil
         }
         viaProxy = false

@@ -92,6 +92,9 @@ extension FetchRun {
     private func transferSpec(_ hop: Hop) -> TransferSpec {
         var spec = TransferSpec(url: hop.url.text)
         spec.transport = request.transport
+        spec.tls = request.tls
+        spec.keyPassphrase = request.keyPassphrase
+        spec.proxy = request.proxy
         spec.families = request.resolver.families
         spec.userAgent = request.userAgent
         spec.headers = hop.sendsCredentials ? request.headers : request.headers.filter { !Self.isCredentialHeader($0) }

@@ -48,8 +48,15 @@ public struct FetchRequest: Sendable {
     public var redirects = RedirectRules()
     /// `--retry` and friends.
     public var retry = RetryRules()
-    /// TLS and timeouts, shared with the HTTPDNS queries.
+    /// TLS trust and timeouts, shared with the HTTPDNS queries.
     public var transport = TransportOptions()
+    /// The target's own TLS (versions, ciphers, client certificate, pinned key, `--cert-status`); never the
+    /// HTTPDNS queries'.
+    public var tls = TargetTLSOptions()
+    /// The client key's passphrase (`-E CERT:PASSWORD`, or ipcurl's `--pass FILE` / `$IPCURL_PASS`). A credential.
+    public var keyPassphrase: Secret?
+    /// `-x`, `--noproxy`, `--proxy-user`: the target's proxy; never the HTTPDNS queries'.
+    public var proxy = ProxySettings()
     /// How host names become addresses.
     public var resolver = ResolverSettings()
     /// `-w/--write-out` format, already read from `@file` when given that way.

@@ -72,11 +72,12 @@ public struct ResolverSettings: Sendable {
     }
 
     /// What identifies the provider in cache keys: kind, account, servers, mode, client IP and the TLS trust the
-    /// answers were fetched under (`-k`, and the CA file's identity — device, inode, size and modification time,
+    /// answers were fetched under (`-k`, and the CA file's and CA directory's identity — device, inode, size and modification time,
     /// so a file replaced under the same path is a new key), so an unverified answer never serves a verified run;
     /// never a secret.
     func providerConfiguration(_ transport: TransportOptions) -> String {
         let trust = (transport.insecure ? " insecure" : "") + (transport.caFile.map { " cacert=" + Self.fileIdentity($0) } ?? "")
+            + (transport.caPath.map { " capath=" + Self.fileIdentity($0) } ?? "")
         return providerKind + trust
     }
 

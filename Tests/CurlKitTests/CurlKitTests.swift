@@ -111,3 +111,40 @@ import Testing
         #expect(throws: CurlError.notBuiltIn) { try CurlRuntime.require(0xFF0000, for: "the future") }
     }
 }
+
+/// The TLS and proxy setters: every option exists in the linked libcurl and takes the values curl's CLI gives it.
+@Suite struct TLSAndProxySetterTests {
+    @Test func everySetterIsAccepted() throws {
+        let handle = try EasyHandle()
+        try handle.set(caPath: "/etc/ssl/certs")
+        try handle.set(tlsMinimum: .v1_2, maximum: .v1_3)
+        try handle.set(tlsMinimum: nil, maximum: .v1_2)
+        try handle.set(tlsMinimum: .v1_0, maximum: nil)
+        try handle.set(clientCertificate: "client.pem", type: "P12")
+        try handle.set(privateKey: "client.key", type: "DER")
+        try handle.set(keyPassphrase: "pw")
+        try handle.set(pinnedPublicKey: "sha256//AAAA")
+        try handle.set(cipherList: "ECDHE-ECDSA-AES128-GCM-SHA256")
+        try handle.set(tls13Ciphers: "TLS_AES_128_GCM_SHA256")
+        try handle.set(verifiesCertificateStatus: true)
+        try handle.set(proxy: "http://127.0.0.1:9")
+        try handle.set(noProxy: "a.test")
+        try handle.set(proxyUserPassword: "u:p")
+        var options = TargetTLSOptions()
+        options.minimumVersion = .v1_3
+        options.certificate = "client.pem"
+        options.pinnedPublicKey = "sha256//AAAA"
+        try options.apply(to: try EasyHandle())
+    }
+
+    @Test func versionsAreOrderedAndNamedAsCurlsOptions() {
+        #expect(TLSVersion.allCases.map(\.rawValue) == ["1.0", "1.1", "1.2", "1.3"])
+        #expect(TLSVersion.v1_2 < .v1_3)
+    }
+
+    @Test func tlsExitCodesAreCurls() {
+        #expect(CurlError.clientCertificateProblem.exitCode == 58 && CurlError.cipherProblem.exitCode == 59)
+        #expect(CurlError.pinnedKeyMismatch.exitCode == 90 && CurlError.invalidCertificateStatus.exitCode == 91)
+        #expect(CurlError.receiveError.exitCode == 56)
+    }
+}

@@ -35,6 +35,8 @@ SECRETS="$STATE/secrets"
 FIXTURE=httpdns-fixture # pid file name; the process itself is python3
 ECHO_IP=127.0.0.6       # echo_backend.py (nginx proxies /api/ here)
 ECHO=echo-backend       # pid file name; the process itself is python3
+PROXY_IP=127.0.0.7      # forward_proxy.py: an open forward proxy, and one demanding Basic credentials
+PROXY=forward-proxy     # pid file name; the process itself is python3
 BLACKBOX=blackbox-exporter  # pid file names; the processes are prometheus-blackbox-exporter and
 PUSHGATEWAY=pushgateway     # prometheus-pushgateway, on 127.0.0.1 (consumers of ipcurl check's reports)
 WWW="$STATE/www"        # nginx /files/: big.bin text.txt empty.txt (kept across down/up)
@@ -65,9 +67,10 @@ is_ours() {
         cmdline=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || true)
         [[ $cmdline == *"prometheus-$name"* ]] &&
             tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qxF "IPCURL_LAB_STATE=$STATE"
-    elif [[ $name == "$FIXTURE" || $name == "$ECHO" ]]; then
+    elif [[ $name == "$FIXTURE" || $name == "$ECHO" || $name == "$PROXY" ]]; then
         script=httpdns_fixture.py
         [[ $name == "$ECHO" ]] && script=echo_backend.py
+        [[ $name == "$PROXY" ]] && script=forward_proxy.py
         cmdline=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || true)
         [[ $cmdline == *"$script"* && $cmdline == *"--pidfile $STATE/$name.pid"* ]]
     else
@@ -89,7 +92,7 @@ pid_of() {
 
 running() {
     pid_of nginx >/dev/null && pid_of unbound >/dev/null && pid_of kresd >/dev/null &&
-        pid_of "$FIXTURE" >/dev/null && pid_of "$ECHO" >/dev/null &&
+        pid_of "$FIXTURE" >/dev/null && pid_of "$ECHO" >/dev/null && pid_of "$PROXY" >/dev/null &&
         pid_of "$BLACKBOX" >/dev/null && pid_of "$PUSHGATEWAY" >/dev/null
 }
 
@@ -146,6 +149,7 @@ declare -A LEAVES=(
     [$ALIYUN_TLS_NAME]="DNS:$ALIYUN_TLS_NAME"
     [httpdns.test]="IP:$HTTPDNS_IP, DNS:httpdns.test"
     [failover.test]="DNS:failover.test"
+    [mtls.test]="DNS:mtls.test"
     [localhost]="DNS:localhost"
     [mixed.test]="DNS:mixed.test"
     [xn--bcher-kva.test]="DNS:xn--bcher-kva.test"
@@ -176,6 +180,34 @@ make_certs() {
     for n in "${!LEAVES[@]}"; do
         cert_ok "$n" || leaf "$n" "${LEAVES[$n]}"
     done
+    cert_ok client && [[ -s $CERTS/client.p12 ]] || client_cert
+    [[ -s $CERTS/a.test.pin ]] || public_key_pin a.test
+}
+
+# client_cert: the client certificate mtls.test demands (CN=lab client, signed by the lab CA) as PEM
+# (client.pem + client.key), DER (client.der + client-key.der), the key under the passphrase in
+# secrets/client.pass (client-enc.key), and a PKCS#12 file under the same passphrase (client.p12).
+client_cert() {
+    make_secrets
+    openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+        -keyout "$CERTS/client.key" -out "$CERTS/client.csr" -subj "/O=ipcurl lab/CN=lab client" 2>/dev/null
+    printf '%s\n' "basicConstraints = critical, CA:FALSE" "keyUsage = critical, digitalSignature" \
+        "extendedKeyUsage = clientAuth" >"$CERTS/client.ext"
+    openssl x509 -req -in "$CERTS/client.csr" -days 30 -sha256 -CA "$CERTS/ca.pem" -CAkey "$CERTS/ca.key" \
+        -set_serial "0x$(openssl rand -hex 16)" -extfile "$CERTS/client.ext" -out "$CERTS/client.pem" 2>/dev/null
+    rm -f "$CERTS/client.csr" "$CERTS/client.ext"
+    openssl x509 -in "$CERTS/client.pem" -outform DER -out "$CERTS/client.der"
+    openssl pkey -in "$CERTS/client.key" -outform DER -out "$CERTS/client-key.der"
+    openssl pkey -in "$CERTS/client.key" -aes-256-cbc -passout "file:$SECRETS/client.pass" -out "$CERTS/client-enc.key"
+    openssl pkcs12 -export -in "$CERTS/client.pem" -inkey "$CERTS/client.key" -name "lab client" \
+        -passout "file:$SECRETS/client.pass" -out "$CERTS/client.p12"
+}
+
+# public_key_pin NAME: NAME's public key as PEM (NAME.pub.pem) and as curl's sha256//BASE64 pin (NAME.pin).
+public_key_pin() {
+    openssl x509 -in "$CERTS/$1.pem" -noout -pubkey >"$CERTS/$1.pub.pem"
+    printf 'sha256//%s\n' "$(openssl pkey -pubin -in "$CERTS/$1.pub.pem" -outform DER |
+        openssl dgst -sha256 -binary | base64)" >"$CERTS/$1.pin"
 }
 
 # ----------------------------------------------------------------- secrets
@@ -198,6 +230,8 @@ make_secrets() {
         secret dnspod-aes.key "$(printf "$alnum" 16)"
         secret dnspod-des.key "$(printf "$alnum" 8)"
         secret dnspod.token   "secrets.randbelow(900000000) + 100000000"
+        secret client.pass    "$(printf "$alnum" 20)"
+        secret proxy.user     "'labuser:' + $(printf "$alnum" 16)"
     }
 }
 
@@ -210,7 +244,7 @@ pick_ports() {
 import socket, sys
 COUNT = int(sys.argv[1])
 TAKEN = {int(p) for p in sys.argv[2:] if p}
-ADDRS = [(socket.AF_INET, "127.0.0.1"), (socket.AF_INET, "127.0.0.2"),
+ADDRS = [(socket.AF_INET, "127.0.0.1"), (socket.AF_INET, "127.0.0.2"), (socket.AF_INET, "127.0.0.7"),
          (socket.AF_INET, "127.0.0.3"), (socket.AF_INET, "127.0.0.5"),
          (socket.AF_INET, "127.0.0.6"), (socket.AF_INET6, "::1")]
 def free_everywhere(port):
@@ -294,7 +328,7 @@ probe_echo() {
 
 PORT_KEYS=(LAB_HTTPS_PORT LAB_HTTP_PORT LAB_DOH_PORT LAB_DNS_PORT LAB_KRESD_PORT LAB_HTTPDNS_HTTP_PORT
     LAB_HTTPDNS_ALIYUN_TLS_PORT LAB_HTTPDNS_TLS_PORT LAB_HTTPDNS_FAIL_PORT LAB_ECHO_PORT LAB_BLACKBOX_PORT
-    LAB_PUSHGATEWAY_PORT)
+    LAB_PUSHGATEWAY_PORT LAB_PROXY_PORT LAB_PROXY_AUTH_PORT)
 
 load_env() {
     local key
@@ -305,7 +339,14 @@ load_env() {
     done
 }
 
-healthy() { running && load_env && probe_nginx && probe_doh && probe_kresd && probe_fixture && probe_echo && probe_prometheus; }
+healthy() { running && load_env && probe_nginx && probe_doh && probe_kresd && probe_fixture && probe_echo && probe_proxy && probe_prometheus; }
+
+# a.test through the open proxy (CONNECT), and a 407 from the one demanding credentials.
+probe_proxy() {
+    curl -fsS --max-time 2 --cacert "$CERTS/ca.pem" -o /dev/null -x "http://$PROXY_IP:$LAB_PROXY_PORT" \
+        "https://a.test:$LAB_HTTPS_PORT/" 2>/dev/null &&
+        [[ $(curl -sS --max-time 2 -o /dev/null -w '%{http_code}' "http://$PROXY_IP:$LAB_PROXY_AUTH_PORT/" 2>/dev/null) == 407 ]]
+}
 
 # start_kresd: runs kresd in the foreground of a background job (kresd 5 has
 # no daemon mode; -n: no interactive prompt on stdin), in a session of its
@@ -344,6 +385,15 @@ start_echo() {
     nohup python3 "$LAB_SRC/echo_backend.py" --ip "$ECHO_IP" --port "$LAB_ECHO_PORT" \
         --pidfile "$STATE/$ECHO.pid" </dev/null >>"$STATE/echo-backend.log" 2>&1 &
     ECHO_BG=$!
+}
+
+# start_proxy: runs forward_proxy.py in the background (pid in PROXY_BG), as start_echo.
+start_proxy() {
+    : >"$STATE/forward-proxy.log"
+    nohup python3 "$LAB_SRC/forward_proxy.py" --ip "$PROXY_IP" --port "$LAB_PROXY_PORT" \
+        --auth-port "$LAB_PROXY_AUTH_PORT" --auth-file "$SECRETS/proxy.user" \
+        --pidfile "$STATE/$PROXY.pid" </dev/null >>"$STATE/forward-proxy.log" 2>&1 &
+    PROXY_BG=$!
 }
 
 # start_prometheus: blackbox_exporter (module https_lab trusts the lab CA and
@@ -414,7 +464,7 @@ EOF
 
 tails() {
     local f
-    for f in nginx-error.log unbound.log kresd.log httpdns-fixture.log echo-backend.log blackbox-exporter.log pushgateway.log; do
+    for f in nginx-error.log unbound.log kresd.log httpdns-fixture.log echo-backend.log forward-proxy.log blackbox-exporter.log pushgateway.log; do
         [[ -f $STATE/$f ]] || continue
         log "---- tail $STATE/$f"
         tail -n 20 "$STATE/$f" >&2 || true
@@ -429,6 +479,7 @@ cmd_down() {
     stop unbound
     stop "$FIXTURE"
     stop "$ECHO"
+    stop "$PROXY"
     stop "$BLACKBOX"
     stop "$PUSHGATEWAY"
     rm -f "$ENV_FILE" "$STATE/kresd.control"
@@ -486,12 +537,13 @@ cmd_up() {
     start_kresd
     start_fixture
     start_echo
+    start_proxy
     start_prometheus
 
     # Wait (up to ~10 s) until all of them answer real requests.
     local ok=""
     for ((i = 0; i < 100; i++)); do
-        if running && probe_nginx && probe_doh && probe_kresd && probe_fixture && probe_echo && probe_prometheus; then
+        if running && probe_nginx && probe_doh && probe_kresd && probe_fixture && probe_echo && probe_proxy && probe_prometheus; then
             ok=1; break
         fi
         if ! alive "$BLACKBOX_BG" || ! alive "$PUSHGATEWAY_BG"; then
@@ -502,6 +554,9 @@ cmd_up() {
         fi
         if ! alive "$FIXTURE_BG"; then
             tails; cmd_down; die "the httpdns fixture exited (see $STATE/httpdns-fixture.log)"
+        fi
+        if ! alive "$PROXY_BG"; then
+            tails; cmd_down; die "the forward proxy exited (see $STATE/forward-proxy.log)"
         fi
         if ! alive "$ECHO_BG"; then
             tails; cmd_down; die "the echo backend exited (see $STATE/echo-backend.log)"
@@ -541,6 +596,18 @@ LAB_DNSPOD_DES_KEY_FILE=$SECRETS/dnspod-des.key
 LAB_DNSPOD_TOKEN_FILE=$SECRETS/dnspod.token
 LAB_ECHO_IP=$ECHO_IP
 LAB_ECHO_PORT=$LAB_ECHO_PORT
+LAB_PROXY_URL=http://$PROXY_IP:$LAB_PROXY_PORT
+LAB_PROXY_AUTH_URL=http://$PROXY_IP:$LAB_PROXY_AUTH_PORT
+LAB_PROXY_USER_FILE=$SECRETS/proxy.user
+LAB_CLIENT_CERT=$CERTS/client.pem
+LAB_CLIENT_KEY=$CERTS/client.key
+LAB_CLIENT_ENC_KEY=$CERTS/client-enc.key
+LAB_CLIENT_P12=$CERTS/client.p12
+LAB_CLIENT_DER=$CERTS/client.der
+LAB_CLIENT_KEY_DER=$CERTS/client-key.der
+LAB_CLIENT_PASS_FILE=$SECRETS/client.pass
+LAB_A_PIN_FILE=$CERTS/a.test.pin
+LAB_A_PUBKEY=$CERTS/a.test.pub.pem
 LAB_WWW=$WWW
 LAB_BLACKBOX_URL=http://127.0.0.1:$LAB_BLACKBOX_PORT
 LAB_PUSHGATEWAY_URL=http://127.0.0.1:$LAB_PUSHGATEWAY_PORT
@@ -569,7 +636,7 @@ EOF
 
 cmd_status() {
     local n pid rc=0
-    for n in nginx unbound kresd "$FIXTURE" "$ECHO" "$BLACKBOX" "$PUSHGATEWAY"; do
+    for n in nginx unbound kresd "$FIXTURE" "$ECHO" "$PROXY" "$BLACKBOX" "$PUSHGATEWAY"; do
         if pid=$(pid_of "$n"); then
             echo "$n: running (pid $pid)"
         else

@@ -15,6 +15,7 @@ struct ResolverOptions: Sendable {
     var policy = PolicyOptions()
     var resolve: [String] = []
     var cacert: String?
+    var capath: String?
     var insecure = false
     var connectTimeout: Double?
     var maxTime: Double?
@@ -50,6 +51,8 @@ struct ResolverOptions: Sendable {
         OptionRow("resolve", nil, .string, "host:port:addr[,addr]", resolverCategory,
                   "Use ADDR for HOST:PORT, as in curl; wins over HTTPDNS", repeatable: true) { $0.resolve.append($1.text) },
         OptionRow("cacert", nil, .file, "file", tlsCategory, "Verify peers with this CA bundle (PEM)") { $0.cacert = $1.text },
+        OptionRow("capath", nil, .file, "dir", tlsCategory,
+                  "Verify peers with the hashed CA certificates in DIR too (openssl rehash)") { $0.capath = $1.text },
         OptionRow("insecure", "k", .boolean, "", tlsCategory,
                   "Skip certificate verification, for the request and the DoH query; never implied",
                   important: true) { $0.insecure = $1.isOn },
@@ -60,15 +63,19 @@ struct ResolverOptions: Sendable {
                   important: true) { $0.maxTime = try $1.seconds() },
     ]
 
-    /// TLS and timeouts; fails with exit 77 when the CA file cannot be read, as curl does.
+    /// TLS trust and timeouts, with curl's CA environment variables when no `--cacert`, `--capath` or `-k` was
+    /// given; fails with exit 77 when the CA file (given or from the environment) cannot be read, as curl does.
     func transport() throws(CurlError) -> TransportOptions {
-        if let cacert, !LocalFiles.isReadableFile(cacert) {
-            throw CurlError.caCertBadFile.with(message: "error setting certificate file: \(cacert)")
-        }
         // As in curl, a limit under a millisecond is 0, which means no limit.
         func milliseconds(_ seconds: Double?) -> Int? { seconds.map { Int($0 * 1000) }.flatMap { $0 > 0 ? $0 : nil } }
-        return TransportOptions(caFile: cacert, insecure: insecure, connectTimeoutMS: milliseconds(connectTimeout),
-                                timeoutMS: milliseconds(maxTime))
+        var options = TransportOptions(caFile: cacert, insecure: insecure, connectTimeoutMS: milliseconds(connectTimeout),
+                                       timeoutMS: milliseconds(maxTime))
+        options.caPath = capath
+        options = options.honoringCAEnvironment()
+        if let caFile = options.caFile, !LocalFiles.isReadableFile(caFile) {
+            throw CurlError.caCertBadFile.with(message: "error setting certificate file: \(caFile)")
+        }
+        return options
     }
 
     /// The resolver settings these options describe: at most one provider flag, else `IPCURL_DNS`, else DoH.

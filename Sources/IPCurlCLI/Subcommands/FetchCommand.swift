@@ -57,6 +57,8 @@ enum FetchCommand {
         if slot.remoteName { request.outputPath = try URLList.remoteName(of: request.url) }
         try operation.output.apply(to: &request)
         operation.follow.apply(to: &request)
+        try operation.tls.apply(to: &request)
+        try operation.proxy.apply(to: &request)
         return request
     }
 

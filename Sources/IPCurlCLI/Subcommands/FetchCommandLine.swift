@@ -8,6 +8,8 @@ struct FetchOperation: Sendable {
     var transfer = TransferOptions()
     var output = OutputOptions()
     var follow = FollowOptions()
+    var tls = TLSOptions()
+    var proxy = ProxyOptions()
     var urls = URLList()
 }
 
@@ -33,6 +35,8 @@ struct FetchCommandLine: SubcommandLine {
         + OutputOptions.rows.map { $0.lifted(\.current.output) }
         + FollowOptions.rows.map { $0.lifted(\.current.follow) }
         + ResolverOptions.rows.map { $0.lifted(\.current.resolver) }
+        + TLSOptions.rows.map { $0.lifted(\.current.tls) }
+        + ProxyOptions.rows.map { $0.lifted(\.current.proxy) }
         + [
             OptionRow("next", ":", .none, "", general,
                       "Start a new operation: the options after it apply to the URLs after it") { line, _ in

@@ -2,45 +2,96 @@
 import Glibc
 #endif
 import CurlKit
+import HTTPDNS
 
-/// The proxy libcurl takes from the environment for a URL, as curl reads it: `http_proxy` (lower case only) for
-/// http, `HTTPS_PROXY`/`https_proxy` for https, else `ALL_PROXY`/`all_proxy`, unless `NO_PROXY`/`no_proxy`
-/// lists the host (`*`, a domain suffix with or without a leading dot, or the exact name or IP).
+/// Which proxy libcurl will use for a URL, decided as libcurl 7.88.1's `url.c` decides it, so ipcurl knows
+/// whether the name it would pin is looked up at all: `--noproxy` (else `no_proxy`, else `NO_PROXY`) listing the
+/// host means direct; else `-x` (an empty `-x ""` means direct and ignores the environment); else the
+/// environment: `http_proxy` for http (never `HTTP_PROXY`), `https_proxy` then `HTTPS_PROXY` for https, then
+/// `all_proxy`, `ALL_PROXY`. Empty variables count as unset.
 ///
-/// Through a proxy the proxy resolves the name, so ipcurl pins nothing and says so.
-/// - SeeAlso: `CURLOPT_PROXY`, `CURLOPT_NOPROXY`, curl's "ENVIRONMENT" man page section.
+/// Through an HTTP(S) proxy, or SOCKS with remote resolution (`socks4a://`, `socks5h://`), the proxy resolves
+/// the name, so ipcurl pins nothing and says so; through `socks4://` or `socks5://` libcurl resolves the name
+/// itself and the pin is used as without a proxy.
+/// - SeeAlso: `CURLOPT_PROXY`, `CURLOPT_NOPROXY`, curl's `-x`, `--noproxy` and "ENVIRONMENT" man page section.
 enum ProxyEnvironment {
-    /// The name of the variable whose proxy libcurl will use for `url`, or `nil` when there is none.
-    static func variable(for url: CurlURL) -> String? {
-        variable(scheme: url.scheme, host: url.host, lookup: { getenv($0).map { String(cString: $0) } })
+    /// The proxy a transfer will go through.
+    struct Route: Equatable {
+        /// `-x` or `$name` of the environment variable.
+        var origin: String
+        /// Whether the proxy (not libcurl) looks the target's name up.
+        var resolvesNames: Bool
     }
 
-    /// ``variable(for:)`` over any environment lookup, for tests.
-    static func variable(scheme: String, host: String, lookup: (String) -> String?) -> String? {
-        func set(_ name: String) -> String? { lookup(name).flatMap { $0.isEmpty ? nil : name } }
-        let candidates = scheme == "http" ? ["http_proxy"] : ["\(scheme.uppercased())_PROXY", "\(scheme)_proxy"]
-        guard let name = (candidates + ["ALL_PROXY", "all_proxy"]).compactMap({ set($0) }).first else { return nil }
-        let exclusions = lookup("NO_PROXY") ?? lookup("no_proxy") ?? ""
-        return excluded(host, by: exclusions) ? nil : name
+    /// The route libcurl will take for `url` with `settings`, or `nil` for a direct connection.
+    static func route(for url: CurlURL, settings: ProxySettings) -> Route? {
+        route(scheme: url.scheme, host: url.host, settings: settings, lookup: { getenv($0).map { String(cString: $0) } })
     }
 
-    /// Whether `host` matches a `NO_PROXY` list.
-    static func excluded(_ host: String, by list: String) -> Bool {
-        var name = host.lowercased()
-        if name.hasSuffix(".") { name.removeLast() }
-        for item in list.split(separator: ",") {
-            var pattern = item.trimmingBlanks().lowercased()
-            if pattern == "*" { return true }
-            if pattern.hasPrefix(".") { pattern.removeFirst() }
-            if pattern.hasSuffix(".") { pattern.removeLast() }
-            if !pattern.isEmpty, name == pattern || name.hasSuffix("." + pattern) { return true }
+    /// ``route(for:settings:)`` over any environment lookup, for tests.
+    static func route(scheme: String, host: String, settings: ProxySettings, lookup: (String) -> String?) -> Route? {
+        func set(_ name: String) -> String? { lookup(name).flatMap { $0.isEmpty ? nil : $0 } }
+        let exclusions = settings.noProxy ?? set("no_proxy") ?? set("NO_PROXY") ?? ""
+        if NoProxyList(exclusions).matches(host) { return nil }
+        if let proxy = settings.url {
+            return proxy.isEmpty ? nil : Route(origin: "-x", resolvesNames: resolvesNames(proxy))
         }
-        return false
+        let candidates = scheme == "http" ? ["http_proxy"] : ["\(scheme)_proxy", "\(scheme.uppercased())_PROXY"]
+        for name in candidates + ["all_proxy", "ALL_PROXY"] {
+            if let proxy = set(name) { return Route(origin: "$" + name, resolvesNames: resolvesNames(proxy)) }
+        }
+        return nil
+    }
+
+    /// Whether a proxy URL's scheme makes the proxy resolve the target's name (all but `socks4://`, `socks5://`).
+    static func resolvesNames(_ proxy: String) -> Bool {
+        let scheme = proxy.prefix { $0 != ":" }
+        guard proxy.dropFirst(scheme.count).hasPrefix("://") else { return true }  // no scheme: an HTTP proxy
+        return !["socks4", "socks5"].contains(scheme.lowercased())
     }
 }
 
-private extension Substring {
-    func trimmingBlanks() -> String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+/// A `NO_PROXY`/`--noproxy` list as libcurl 7.88.1 reads it (`Curl_check_noproxy`): `*` alone matches every host;
+/// otherwise names separated by commas (or blanks), each matching the host itself or a domain under it (a
+/// leading and a trailing dot ignored, case ignored); for an IP address host, addresses with an optional
+/// `/bits` CIDR suffix.
+/// - SeeAlso: `CURLOPT_NOPROXY`.
+struct NoProxyList {
+    let text: String
+    init(_ text: String) { self.text = text }
+
+    /// Whether `host` (a name, an IPv4 address, or an IPv6 address with or without brackets) is listed.
+    func matches(_ host: String) -> Bool {
+        guard !host.isEmpty, !text.isEmpty else { return false }
+        if text == "*" { return true }
+        var name = host
+        if name.hasPrefix("["), let close = name.firstIndex(of: "]") {
+            name = String(name[name.index(after: name.startIndex)..<close])
+        }
+        let address = IPAddress(name)
+        if address == nil, name.hasSuffix(".") { name.removeLast() }
+        let tokens = text.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" })
+        return tokens.contains { token in
+            if let address { return Self.cidr(String(token), contains: address) }
+            var pattern = token.lowercased()
+            if pattern.hasSuffix(".") { pattern.removeLast() }
+            if pattern.hasPrefix(".") { pattern.removeFirst() }
+            let lower = name.lowercased()
+            return !pattern.isEmpty && (lower == pattern || lower.hasSuffix("." + pattern))
+        }
+    }
+
+    /// `network[/bits]` containing `address`; no bits (or `/0`) means the exact address, as in libcurl.
+    private static func cidr(_ token: String, contains address: IPAddress) -> Bool {
+        let parts = token.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let network = IPAddress(parts[0]), network.family == address.family else { return false }
+        let width = address.bytes.count * 8
+        var bits = parts.count > 1 ? Int(parts[1].prefix { $0.isASCII && $0.isNumber }) ?? 0 : 0
+        if bits > width { return false }
+        if bits == 0 { bits = width }
+        for bit in 0..<bits where (network.bytes[bit / 8] ^ address.bytes[bit / 8]) & (0x80 >> (bit % 8)) != 0 {
+            return false
+        }
+        return true
     }
 }

@@ -6,7 +6,7 @@ import HTTPDNS
 /// handle; the orchestrators (``Fetch``, ``Check``) add only their own callbacks (output, progress, body capture)
 /// and run the handle alone or on a multi loop.
 /// - SeeAlso: `CURLOPT_URL`, `CURLOPT_RESOLVE`, `CURLOPT_HTTPHEADER`, `CURLOPT_CUSTOMREQUEST`,
-///   `CURLOPT_FRESH_CONNECT`, `CURLOPT_CERTINFO`.
+///   `CURLOPT_FRESH_CONNECT`, `CURLOPT_CERTINFO`, `CURLOPT_SSLCERT`, `CURLOPT_PROXY`.
 struct TransferSpec {
     /// The URL, already checked to be http or https.
     var url: String
@@ -37,6 +37,12 @@ struct TransferSpec {
     var families = AddressFamilies.both
     /// TLS trust and timeouts.
     var transport = TransportOptions()
+    /// The target's TLS: versions, ciphers, client certificate and key, pinned key, OCSP stapling.
+    var tls = TargetTLSOptions()
+    /// The client key's passphrase.
+    var keyPassphrase: Secret?
+    /// `-x`, `--noproxy`, `--proxy-user`; ignored with ``freshConnection``, which always connects directly.
+    var proxy = ProxySettings()
     /// A connection of its own, closed afterwards, direct even when a proxy is configured (probes).
     var freshConnection = false
     /// Keep the peer's certificate chain (probes).
@@ -48,6 +54,8 @@ struct TransferSpec {
     func makeHandle(stdin: StdinReplay) throws(CurlError) -> EasyHandle {
         let handle = try EasyHandle()
         try transport.apply(to: handle)
+        try tls.apply(to: handle)
+        if let keyPassphrase { try handle.set(keyPassphrase: keyPassphrase.value) }
         try handle.set(url: url)
         switch families {
         case .both: break
@@ -58,6 +66,8 @@ struct TransferSpec {
         if freshConnection {
             try handle.set(freshConnection: true)
             try handle.bypassProxies()
+        } else {
+            try proxy.apply(to: handle)
         }
         if collectsCertificates { try handle.set(collectsCertificates: true) }
         try handle.set(userAgent: userAgent ?? "ipcurl/\(IPCurlVersion.number)")
