@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (["--cret", "x"], "option --cret: is unknown"),
+        (["--cret", "x"], "option --cret: is unknown; did you mean --cert?"),
         (["--verbsoe"], "option --verbsoe: is unknown; did you mean --verbose?"),
         (["-m", "soon"], "option -m: expected a proper numerical parameter"),
         (["-o"], "option -o: requires parameter"),
