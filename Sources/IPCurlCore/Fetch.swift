@@ -23,8 +23,12 @@ public struct FetchOutcome: Sendable {
 /// - SeeAlso: `CURLOPT_RESOLVE`, `CURLOPT_URL`, `CURLOPT_FOLLOWLOCATION`, curl's `--retry`.
 public enum Fetch {
     /// Performs `request`, streaming the body to its output; never throws, the outcome carries the error.
-    public static func run(_ request: FetchRequest, log: DescriptorWriter = .standardError) -> FetchOutcome {
+    /// `session` is shared with the run's other transfers of the same options, so each name is asked once; `nil`
+    /// makes a policy for this request alone.
+    public static func run(_ request: FetchRequest, session: FetchSession? = nil,
+                           log: DescriptorWriter = .standardError) -> FetchOutcome {
         let run = FetchRun(request: request, log: log)
+        run.session = session
         let failure = run.perform()
         var report = run.hops.isEmpty ? TransferReport(url: request.url) : TransferReport.chain(run.hops)
         report.exitCode = failure?.exitCode ?? 0
@@ -40,6 +44,16 @@ public enum Fetch {
     }
 }
 
+/// What the serial transfers of one run with the same options share: the resolution policy and the resolutions
+/// already made, so every URL of a name after the first reuses its answer. Not for transfers on other threads.
+public final class FetchSession: @unchecked Sendable {
+    let policy: ResolutionPolicy
+    var resolutions: [String: Resolution] = [:]
+
+    /// A session resolving with `policy`.
+    public init(policy: ResolutionPolicy) { self.policy = policy }
+}
+
 /// The state of one ``Fetch``: clocks, the policy, outputs, and the hop reports of the current attempt.
 final class FetchRun {
     let request: FetchRequest
@@ -52,7 +66,14 @@ final class FetchRun {
     let stdin = StdinReplay()
     var share: ShareHandle?
     var policy: ResolutionPolicy?
-    var resolutions: [String: Resolution] = [:]
+    /// A policy shared with the run's other transfers, used instead of a new one.
+    var session: FetchSession?
+    private var ownResolutions: [String: Resolution] = [:]
+    /// The resolutions used so far, by `host:port`: the session's when there is one.
+    var resolutions: [String: Resolution] {
+        get { session?.resolutions ?? ownResolutions }
+        set { if let session { session.resolutions = newValue } else { ownResolutions = newValue } }
+    }
     var lastResolution: Resolution?
     /// Whether the last hop went through a proxy, which resolves the name itself.
     var viaProxy = false
@@ -80,7 +101,7 @@ final class FetchRun {
 
     /// Every attempt (`--retry`), each following the redirect chain; then the output is committed or dropped.
     func perform() -> CurlError? {
-        let policy = request.resolver.policy(transport: request.transport)
+        let policy = session?.policy ?? request.resolver.policy(transport: request.transport)
         self.policy = policy
         if request.verbose {
             policy.note = { [log] in log.write(DecisionLog.notes([$0])) }

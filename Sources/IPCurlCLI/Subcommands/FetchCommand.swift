@@ -1,44 +1,73 @@
 import CurlKit
+import HTTPDNS
 import IPCurlCore
 
-/// `ipcurl [OPTIONS] URL...`: IP-direct requests, output like curl's; each URL in order, operations split by `--next`.
+/// `ipcurl [OPTIONS] URL...`: IP-direct requests, output like curl's. Every URL of every operation (split by
+/// `--next`) is expanded from its glob pattern, paired with its output and run in order, or in parallel with `-Z`.
 enum FetchCommand {
-    /// Runs every transfer of `line` and returns the exit code: the last failed transfer's, as curl's.
+    /// One transfer to run: the URL after globbing, its output name after `#N` substitution, its operation.
+    struct Planned: Sendable {
+        let url: String
+        let output: String?
+        let remoteName: Bool
+        let operation: Int
+    }
+
+    /// Runs every transfer of `line` and returns curl's exit code for several transfers (``FetchBatch``).
     static func run(_ line: FetchCommandLine) -> Int32 {
-        var code: Int32 = 0
-        var ranAny = false
-        for operation in line.operations {
+        var planned: [Planned] = []
+        for (number, operation) in line.operations.enumerated() {
             let slots = operation.urls.transfers
-            if slots.isEmpty, operation.urls.slots.isEmpty, line.operations.count == 1 {
-                DescriptorWriter.standardError.write("ipcurl: no URL specified\n")
-                return 2
-            }
             if operation.urls.hasUnusedOutputs, !slots.isEmpty, !operation.output.silent {
                 DescriptorWriter.standardError.write("ipcurl: warning: Got more output options than URLs\n")
             }
             for slot in slots {
-                ranAny = true
-                let result = transfer(slot, operation)
-                if result != 0 { code = result }
+                let url = slot.url ?? ""
+                guard !operation.globoff else {
+                    planned.append(Planned(url: url, output: slot.output, remoteName: slot.remoteName, operation: number))
+                    continue
+                }
+                let glob: URLGlob
+                do { glob = try URLGlob(url) } catch {
+                    report(error, operation)
+                    return error.exitCode
+                }
+                for index in 0..<glob.count {
+                    let (expanded, values) = glob.url(index)
+                    let output = slot.output.map { URLGlob.substitute(into: $0, values: values) }
+                    planned.append(Planned(url: expanded, output: output, remoteName: slot.remoteName, operation: number))
+                }
             }
         }
-        if !ranAny, code == 0 {
-            DescriptorWriter.standardError.write("ipcurl: no URL specified\n")
+        guard !planned.isEmpty else {
+            DescriptorWriter.standardError.write("ipcurl: no URL specified (see 'ipcurl --help')\n")
             return 2
         }
-        return code
+        let operations = line.operations, transfers = planned
+        // Serial transfers of one operation share a session, so each name is asked once per run.
+        let sessions = line.parallel ? [] : operations.map { operation in
+            (try? operation.resolver.settings()).flatMap { settings in
+                (try? operation.resolver.transport()).map { FetchSession(policy: settings.policy(transport: $0)) }
+            }
+        }
+        let shared = SharedSessions(sessions)
+        return FetchBatch.run(count: planned.count, parallel: line.parallel ? line.parallelMax : nil,
+                              failEarly: line.failEarly) { index in
+            let transfer = transfers[index]
+            return run(transfer, operations[transfer.operation], session: shared.session(transfer.operation))
+        }
     }
 
-    /// One URL of an operation: its request built from the operation's options, run, `-w` printed.
-    private static func transfer(_ slot: URLList.Slot, _ operation: FetchOperation) -> Int32 {
+    /// One transfer: its request built from the operation's options, run, `-w` printed.
+    private static func run(_ transfer: Planned, _ operation: FetchOperation, session: FetchSession?) -> Int32 {
         let request: FetchRequest
         do {
-            request = try makeRequest(slot, operation)
+            request = try makeRequest(transfer, operation)
         } catch {
             report(error, operation)
             return error.exitCode
         }
-        let outcome = Fetch.run(request)
+        let outcome = Fetch.run(request, session: session)
         if let error = outcome.error { report(error, operation) }
         if let format = request.writeOut {
             var report = outcome.report
@@ -48,13 +77,13 @@ enum FetchCommand {
         return outcome.error?.exitCode ?? 0
     }
 
-    private static func makeRequest(_ slot: URLList.Slot, _ operation: FetchOperation) throws(CurlError) -> FetchRequest {
-        var request = FetchRequest(url: slot.url ?? "")
+    private static func makeRequest(_ transfer: Planned, _ operation: FetchOperation) throws(CurlError) -> FetchRequest {
+        var request = FetchRequest(url: transfer.url)
         request.transport = try operation.resolver.transport()
         request.resolver = try operation.resolver.settings()
         try operation.transfer.apply(to: &request)
-        request.outputPath = slot.output
-        if slot.remoteName { request.outputPath = try URLList.remoteName(of: request.url) }
+        request.outputPath = transfer.output
+        if transfer.remoteName { request.outputPath = try URLList.remoteName(of: request.url) }
         try operation.output.apply(to: &request)
         operation.follow.apply(to: &request)
         try operation.tls.apply(to: &request)
@@ -66,4 +95,11 @@ enum FetchCommand {
     private static func report(_ error: CurlError, _ operation: FetchOperation) {
         if operation.output.showsErrors || error == .usage("") { DescriptorWriter.standardError.write("ipcurl: \(error)\n") }
     }
+}
+
+/// The operations' sessions, handed to serial transfers only (a session is not shared across threads).
+private final class SharedSessions: @unchecked Sendable {
+    private let sessions: [FetchSession?]
+    init(_ sessions: [FetchSession?]) { self.sessions = sessions }
+    func session(_ operation: Int) -> FetchSession? { operation < sessions.count ? sessions[operation] : nil }
 }

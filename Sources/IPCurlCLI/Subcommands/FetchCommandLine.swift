@@ -11,6 +11,8 @@ struct FetchOperation: Sendable {
     var tls = TLSOptions()
     var proxy = ProxyOptions()
     var urls = URLList()
+    /// `-g/--globoff`: `[]{}` in this operation's URLs are literal.
+    var globoff = false
 }
 
 /// Everything a fetch command line says: its operations (split by `--next`) and what `--help`/`--version` ask for.
@@ -19,6 +21,8 @@ struct FetchCommandLine: SubcommandLine {
     /// `--help WORD`: the word (empty for plain `--help`).
     var help: String?
     var version = false
+    /// `-Z/--parallel`, `--parallel-max`, `--fail-early`: how the transfers of every operation run.
+    var parallel = false, parallelMax = FetchBatch.defaultParallelMax, failEarly = false
 
     /// The operation the options being read apply to.
     var current: FetchOperation {
@@ -27,6 +31,7 @@ struct FetchCommandLine: SubcommandLine {
     }
 
     static let general = OptionCategory("important", "The options most requests use")
+    static let several = OptionCategory("transfers", "Several URLs per run: globbing, parallel transfers")
 
     /// The fetch table: every option of `ipcurl [options] URL...`, in the order help lists them.
     static let rows: [OptionRow<FetchCommandLine>] =
@@ -41,6 +46,18 @@ struct FetchCommandLine: SubcommandLine {
             OptionRow("next", ":", .none, "", general,
                       "Start a new operation: the options after it apply to the URLs after it") { line, _ in
                 line.operations.append(FetchOperation())
+            },
+            OptionRow("globoff", "g", .boolean, "", several, "Take [] and {} in URLs literally (no globbing)") {
+                $0.current.globoff = $1.isOn
+            },
+            OptionRow("parallel", "Z", .boolean, "", several, "Run the transfers at the same time (up to --parallel-max)") {
+                $0.parallel = $1.isOn
+            },
+            OptionRow("parallel-max", nil, .number, "num", several, "Most transfers running at once with -Z (default 50, at most 300)") {
+                $0.parallelMax = try $1.integer(in: 1...FetchBatch.largestParallelMax)
+            },
+            OptionRow("fail-early", nil, .boolean, "", several, "Start no transfer after one has failed; exit with its code") {
+                $0.failEarly = $1.isOn
             },
             OptionRow("config", "K", .file, "file", general,
                       "Read options from FILE in curl's config syntax (- reads stdin)", repeatable: true) { _, _ in },

@@ -1,0 +1,51 @@
+import CurlKit
+import IPCurlCore
+import Testing
+
+@Suite struct URLGlobTests {
+    private func urls(_ pattern: String) throws -> [String] {
+        let glob = try URLGlob(pattern)
+        return (0..<glob.count).map { glob.url($0).url }
+    }
+
+    @Test func setsAndRangesExpandWithTheLastPatternFastest() throws {
+        #expect(try urls("https://h/{a,b}/[1-2]") == ["https://h/a/1", "https://h/a/2", "https://h/b/1", "https://h/b/2"])
+        #expect(try urls("https://h/[01-10:4]") == ["https://h/01", "https://h/05", "https://h/09"])
+        #expect(try urls("https://h/[x-z]") == ["https://h/x", "https://h/y", "https://h/z"])
+        #expect(try urls("https://h/{one}") == ["https://h/one"])
+        #expect(try urls("https://h/{a,}") == ["https://h/a", "https://h/"])
+    }
+
+    @Test func escapesAndIPv6LiteralsAreNotPatterns() throws {
+        #expect(try urls("https://h/\\[x\\]\\{y\\}") == ["https://h/[x]{y}"])
+        #expect(try urls("https://[::1]:8443/{a,b}") == ["https://[::1]:8443/a", "https://[::1]:8443/b"])
+        #expect(try urls("https://[fe80::1%25eth0]/") == ["https://[fe80::1%25eth0]/"])
+    }
+
+    @Test(arguments: ["https://h/[1-", "https://h/{a,b", "https://h/{}", "https://h/[3-1]", "https://h/[1-3:0]",
+                      "https://h/[a-Z]", "https://h/x]", "https://h/{a,{b}}", "https://h/[0-99999][0-99999]"])
+    func malformedPatternsAreExit3(pattern: String) {
+        #expect(throws: CurlError.malformedURL) { try URLGlob(pattern) }
+    }
+
+    @Test func outputNamesTakeTheValuesOfTheirPatterns() throws {
+        let glob = try URLGlob("https://h/{a,b}/[1-2]")
+        let (_, values) = glob.url(3)
+        #expect(values == ["b", "2"])
+        #expect(URLGlob.substitute(into: "out_#1_#2.txt", values: values) == "out_b_2.txt")
+        #expect(URLGlob.substitute(into: "#3#x#", values: values) == "#3#x#")  // beyond the patterns: as written
+    }
+
+    @Test func serialBatchesExitWithTheLastCodeAndFailEarlyStops() {
+        let codes: [Int32] = [7, 0, 22, 0]
+        #expect(FetchBatch.run(count: 4, parallel: nil, failEarly: false) { codes[$0] } == 0)
+        #expect(FetchBatch.run(count: 3, parallel: nil, failEarly: false) { codes[$0] } == 22)
+        #expect(FetchBatch.run(count: 4, parallel: nil, failEarly: true) { codes[$0] } == 7)
+    }
+
+    @Test func parallelBatchesExitWithTheFirstFailureInOrder() {
+        let codes: [Int32] = [0, 0, 28, 7, 0]
+        #expect(FetchBatch.run(count: 5, parallel: 3, failEarly: false) { codes[$0] } == 28)
+        #expect(FetchBatch.run(count: 2, parallel: 3, failEarly: false) { codes[$0] } == 0)
+    }
+}
