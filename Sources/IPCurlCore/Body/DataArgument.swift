@@ -77,17 +77,31 @@ public struct DataArgument: Sendable, Equatable {
         if let at, equals.map({ at < $0 }) ?? true {
             let name = text[..<at]
             let content = try LocalFiles.read(String(text[text.index(after: at)...]))
-            return (name.isEmpty ? [] : Array(name.utf8) + [UInt8(ascii: "=")]) + Self.percentEncoded(content)
+            return (name.isEmpty ? [] : Array(name.utf8) + [UInt8(ascii: "=")]) + Self.formEncoded(content)
         }
-        guard let equals else { return Self.percentEncoded(Array(text.utf8)) }
+        guard let equals else { return Self.formEncoded(Array(text.utf8)) }
         let name = text[..<equals]
-        let content = Self.percentEncoded(Array(text[text.index(after: equals)...].utf8))
+        let content = Self.formEncoded(Array(text[text.index(after: equals)...].utf8))
         return name.isEmpty ? content : Array(name.utf8) + [UInt8(ascii: "=")] + content
     }
 
+    /// `--data-urlencode`'s encoding in curl 7.88: a space becomes `+`, every other byte but the RFC 3986
+    /// unreserved characters becomes `%xx` in lower-case hex (what signed requests are computed over).
+    public static func formEncoded(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        for byte in bytes {
+            if byte == UInt8(ascii: " ") { out.append(UInt8(ascii: "+")) } else { out += percentEncoded([byte], digits: lowerHex) }
+        }
+        return out
+    }
+
+    private static let upperHex = Array("0123456789ABCDEF".utf8), lowerHex = Array("0123456789abcdef".utf8)
+
     /// Percent-encodes everything but RFC 3986 unreserved characters, as `curl_easy_escape` does.
-    public static func percentEncoded(_ bytes: [UInt8]) -> [UInt8] {
-        let hex = Array("0123456789ABCDEF".utf8)
+    public static func percentEncoded(_ bytes: [UInt8]) -> [UInt8] { percentEncoded(bytes, digits: upperHex) }
+
+    private static func percentEncoded(_ bytes: [UInt8], digits hex: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         for byte in bytes {
