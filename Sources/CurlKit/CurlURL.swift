@@ -34,11 +34,13 @@ public struct CurlURL: Sendable, Equatable {
     public let referer: String
 
     /// Parses `text`; a missing scheme is guessed as curl does (`example.com` → `http://example.com/`).
-    /// Throws exit 3 for a malformed URL.
-    public init(_ input: String, guessScheme: Bool = true) throws(CurlError) {
+    /// `pathAsIs` keeps `/../` and `/./` in the path (`--path-as-is`). Throws exit 3 for a malformed URL.
+    /// - SeeAlso: `CURLU_PATH_AS_IS`.
+    public init(_ input: String, guessScheme: Bool = true, pathAsIs: Bool = false) throws(CurlError) {
         guard let handle = curl_url() else { throw CurlError.outOfMemory }
         defer { curl_url_cleanup(handle) }
         let flags = UInt32(guessScheme ? CURLU_GUESS_SCHEME : 0) | UInt32(CURLU_NON_SUPPORT_SCHEME)
+            | UInt32(pathAsIs ? CURLU_PATH_AS_IS : 0)
         let result = curl_url_set(handle, CURLUPART_URL, input, flags)
         guard result == CURLUE_OK else {
             let why = String(cString: curl_url_strerror(result))

@@ -16,7 +16,7 @@ public enum Commands {
     static let helpWords = ["all", "category"] + [
         TransferOptions.http, TransferOptions.post, TransferOptions.auth, OutputOptions.output, FollowOptions.redirects,
         FollowOptions.retries, ResolverOptions.resolverCategory, ResolverOptions.tlsCategory,
-        ResolverOptions.connectionCategory, ProxyOptions.category, VendorOptions.category, FetchCommandLine.general, FetchCommandLine.several,
+        ResolverOptions.connectionCategory, ProxyOptions.category, VendorOptions.category, FetchCommandLine.general, FetchCommandLine.several, TuningOptions.category,
         ResolveCommand.category, CheckCommand.category, CacheCommand.category,
     ].map(\.name)
 

@@ -160,7 +160,7 @@ final class FetchRun {
 
     /// One attempt: the first URL, then every redirect `-L` allows, each hop resolved on its own.
     private func followChain() throws(CurlError) {
-        var url = try CurlURL(request.url)
+        var url = try CurlURL(request.url, pathAsIs: request.tuning.pathAsIs)
         let origin = url
         var method = request.firstMethod
         var payload = request.payload
@@ -190,7 +190,7 @@ final class FetchRun {
             if request.autoReferer { referer = url.referer }
             // Checked before parsing: libcurl's parser rejects some schemes' URLs (file:///x has no host) with exit 3.
             try Self.requireHTTP(next.prefix { $0 != ":" }.lowercased())
-            url = try CurlURL(next)
+            url = try CurlURL(next, pathAsIs: request.tuning.pathAsIs)
             verbose("* Issue another request to this URL: '\(url.redacted)'\n")
             meter?.reset()
         }

@@ -93,6 +93,7 @@ extension FetchRun {
         var spec = TransferSpec(url: hop.url.text)
         spec.transport = request.transport
         spec.tls = request.tls
+        spec.tuning = request.tuning
         spec.keyPassphrase = request.keyPassphrase
         spec.proxy = request.proxy
         spec.families = request.resolver.families

@@ -46,6 +46,9 @@ public struct FetchRequest: Sendable {
     public var cookies: String?, cookieFile: String?
     /// `-L`, `--max-redirs`, `--location-trusted`, `--post30x`.
     public var redirects = RedirectRules()
+    /// `--limit-rate`, `-r`, `--path-as-is`, `--raw`, `--ignore-content-length`, `--max-filesize`,
+    /// `--happy-eyeballs-timeout-ms`.
+    public var tuning = TransferTuning()
     /// `--retry` and friends.
     public var retry = RetryRules()
     /// TLS trust and timeouts, shared with the HTTPDNS queries.

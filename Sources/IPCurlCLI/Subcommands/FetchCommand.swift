@@ -88,6 +88,7 @@ enum FetchCommand {
         operation.follow.apply(to: &request)
         try operation.tls.apply(to: &request)
         try operation.proxy.apply(to: &request)
+        request.tuning = operation.tuning
         return request
     }
 

@@ -11,6 +11,7 @@ struct FetchOperation: Sendable {
     var tls = TLSOptions()
     var proxy = ProxyOptions()
     var urls = URLList()
+    var tuning = TransferTuning()
     /// `-g/--globoff`: `[]{}` in this operation's URLs are literal.
     var globoff = false
 }
@@ -42,6 +43,7 @@ struct FetchCommandLine: SubcommandLine {
         + ResolverOptions.rows.map { $0.lifted(\.current.resolver) }
         + TLSOptions.rows.map { $0.lifted(\.current.tls) }
         + ProxyOptions.rows.map { $0.lifted(\.current.proxy) }
+        + TuningOptions.rows.map { $0.lifted(\.current.tuning) }
         + [
             OptionRow("next", ":", .none, "", general,
                       "Start a new operation: the options after it apply to the URLs after it") { line, _ in

@@ -39,6 +39,8 @@ struct TransferSpec {
     var transport = TransportOptions()
     /// The target's TLS: versions, ciphers, client certificate and key, pinned key, OCSP stapling.
     var tls = TargetTLSOptions()
+    /// Rate limits, range, decoding, size limit.
+    var tuning = TransferTuning()
     /// The client key's passphrase.
     var keyPassphrase: Secret?
     /// `-x`, `--noproxy`, `--proxy-user`; ignored with ``freshConnection``, which always connects directly.
@@ -55,6 +57,7 @@ struct TransferSpec {
         let handle = try EasyHandle()
         try transport.apply(to: handle)
         try tls.apply(to: handle)
+        try tuning.apply(to: handle)
         if let keyPassphrase { try handle.set(keyPassphrase: keyPassphrase.value) }
         try handle.set(url: url)
         switch families {
