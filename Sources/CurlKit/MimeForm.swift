@@ -18,26 +18,38 @@ public final class MimeForm {
 
     deinit { curl_mime_free(raw) }
 
+    /// A part's own header lines and Content-Transfer-Encoding (`-F ...;headers=...;encoder=...`).
+    /// - SeeAlso: `curl_mime_headers`, `curl_mime_encoder`.
+    public struct PartExtras: Sendable, Equatable {
+        public var headers: [String]
+        public var encoder: String?
+        public init(headers: [String] = [], encoder: String? = nil) {
+            self.headers = headers
+            self.encoder = encoder
+        }
+    }
+
     /// Adds a text or in-memory part (`-F name=value`, or `name=<file` already read).
-    public func add(name: String, bytes: [UInt8], type: String? = nil, filename: String? = nil) throws(CurlError) {
+    public func add(name: String, bytes: [UInt8], type: String? = nil, filename: String? = nil,
+                    extras: PartExtras = PartExtras()) throws(CurlError) {
         let part = try newPart(name: name)
         try check(bytes.withUnsafeBufferPointer { buffer in
             buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: max(buffer.count, 1)) {
                 curl_mime_data(part, $0, buffer.count)
             }
         })
-        try describe(part, type: type, filename: filename)
+        try describe(part, type: type, filename: filename, extras: extras)
     }
 
     /// Adds a part streamed from the file at `path` (`-F name=@path`). `filename` overrides the name sent
     /// (the path's last component by default); pass `sendsFilename: false` for `name=<path` (contents as a
     /// plain field).
     public func add(name: String, path: String, type: String? = nil, filename: String? = nil,
-                    sendsFilename: Bool = true) throws(CurlError) {
+                    sendsFilename: Bool = true, extras: PartExtras = PartExtras()) throws(CurlError) {
         let part = try newPart(name: name)
         try check(curl_mime_filedata(part, path))
         if !sendsFilename { try check(curl_mime_filename(part, nil)) }
-        try describe(part, type: type, filename: filename)
+        try describe(part, type: type, filename: filename, extras: extras)
     }
 
     /// Hands the form to `handle` as its POST body; `handle` keeps the form alive.
@@ -51,9 +63,21 @@ public final class MimeForm {
         return part
     }
 
-    private func describe(_ part: OpaquePointer, type: String?, filename: String?) throws(CurlError) {
+    private func describe(_ part: OpaquePointer, type: String?, filename: String?, extras: PartExtras) throws(CurlError) {
         if let type { try check(curl_mime_type(part, type)) }
         if let filename { try check(curl_mime_filename(part, filename)) }
+        if let encoder = extras.encoder { try check(curl_mime_encoder(part, encoder)) }
+        if !extras.headers.isEmpty {
+            var list: UnsafeMutablePointer<curl_slist>?
+            for line in extras.headers {
+                guard let grown = curl_slist_append(list, line) else {
+                    curl_slist_free_all(list)
+                    throw CurlError.outOfMemory
+                }
+                list = grown
+            }
+            try check(curl_mime_headers(part, list, 1))  // the part owns the list from here
+        }
     }
 
     private func check(_ result: CURLcode) throws(CurlError) {

@@ -23,6 +23,8 @@ Routes (see Tests/Lab/README.md):
 Started by lab.sh; logs go to stderr.
 """
 import argparse
+import email.parser
+import email.policy
 import hashlib
 import json
 import labdaemon
@@ -95,6 +97,28 @@ def echo(h, url, body_hash, body_len):
     return 200, [], json.dumps(obj, separators=(",", ":")).encode(), "application/json"
 
 
+FORM_LIMIT = 4 << 20  # /api/form keeps at most this much of a body to parse
+
+
+def form(h, kept):
+    """The parts of a multipart/form-data body, boundary-free, so two clients' bodies compare equal."""
+    ctype = h.headers.get("Content-Type") or ""
+    if not ctype.startswith("multipart/form-data") or kept is None:
+        raise BadRequest("not a multipart/form-data body (or over 4 MiB)")
+    message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
+        b"Content-Type: " + ctype.encode() + b"\r\n\r\n" + bytes(kept))
+    parts = []
+    for part in message.iter_parts():
+        data = part.get_payload(decode=True) or b""
+        disposition = part.get("Content-Disposition", "")
+        parts.append({"disposition": str(disposition), "name": part.get_param("name", header="content-disposition"),
+                      "filename": part.get_filename(), "content_type": part.get("Content-Type"),
+                      "headers": sorted(f"{k.lower()}: {v}" for k, v in part.items()
+                                        if k.lower() not in ("content-disposition", "content-type")),
+                      "sha256": hashlib.sha256(data).hexdigest(), "length": len(data)})
+    return 200, [], json.dumps({"parts": parts}, separators=(",", ":")).encode(), "application/json"
+
+
 def redirect(q):
     code = int_arg(q, "code", 302, 200, 599)
     to = header_value(q, "to")
@@ -150,6 +174,8 @@ def delay(q):
 
 def route(h, url, body_hash, body_len):
     path, q = url.path, parse_qs(url.query, keep_blank_values=True)
+    if path == "/api/form":
+        return form(h, getattr(h, "kept", None))
     if path.startswith("/api/echo"):
         return echo(h, url, body_hash, body_len)
     if path == "/api/redirect":
@@ -188,6 +214,12 @@ class Handler(BaseHTTPRequestHandler):
             if not piece:
                 raise BadRequest("body ended early")
             digest.update(piece)
+            kept = getattr(self, "kept", None)
+            if kept is not None:
+                if len(kept) + len(piece) > FORM_LIMIT:
+                    self.kept = None
+                else:
+                    kept.extend(piece)
             n -= len(piece)
 
     def read_line(self):
@@ -231,6 +263,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def handle_any(self):
         try:
+            self.kept = bytearray() if urlsplit(self.path).path == "/api/form" else None
             body_hash, body_len = self.read_body()
         except BadRequest as e:
             self.close_connection = True

@@ -10,7 +10,8 @@ struct TransferOptions: Sendable {
     /// The `-d`-family values in command-line order (curl joins `-d a --data-binary b -d c` as `a&b&c`).
     var data: [DataArgument] = []
     var get = false
-    var form: [String] = []
+    /// `-F` and `--form-string` values in command-line order; `true` marks a literal `--form-string`.
+    var form: [(text: String, literal: Bool)] = []
     var uploadFile: String?
     var userAgent: String?
     var referer: String?
@@ -46,9 +47,10 @@ struct TransferOptions: Sendable {
                   apply: data(.urlencode)),
         OptionRow("get", "G", .boolean, "", post, "Send the data options as a GET query string") { $0.get = $1.isOn },
         OptionRow("form", "F", .string, "name=content", post,
-                  "Multipart POST part: name=value, name=@file[;type=T][;filename=N], name=<file", repeatable: true) {
-            $0.form.append($1.text)
-        },
+                  "Multipart POST part: name=value, name=@file, name=<file; ;type=, ;filename=, ;headers=, ;encoder=",
+                  repeatable: true) { $0.form.append(($1.text, false)) },
+        OptionRow("form-string", nil, .string, "name=string", post, "Multipart POST part with the value taken literally",
+                  repeatable: true) { $0.form.append(($1.text, true)) },
         OptionRow("upload-file", "T", .file, "file", post, "PUT this file (streamed, with Content-Length); - streams stdin") {
             $0.uploadFile = $1.text
         },
@@ -88,7 +90,7 @@ struct TransferOptions: Sendable {
         }
         if !form.isEmpty {
             var parts: [FormPart] = []
-            for part in form { parts.append(try FormPart(parsing: part)) }
+            for part in form { parts.append(part.literal ? try FormPart(literal: part.text) : try FormPart(parsing: part.text)) }
             request.payload = .form(parts)
         }
         if let uploadFile { (request.payload, request.url) = try RequestPayload.upload(uploadFile, url: request.url) }
