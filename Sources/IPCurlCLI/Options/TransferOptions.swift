@@ -33,7 +33,7 @@ struct TransferOptions: Sendable {
             $0.method = $1.text
         },
         OptionRow("header", "H", .string, "header", http,
-                  "Extra header to send; \"Name:\" removes one, \"Name;\" sends it empty", repeatable: true,
+                  "Extra header to send (@FILE: one per line); \"Name:\" removes one, \"Name;\" sends it empty", repeatable: true,
                   important: true) { $0.headers.append($1.text) },
         OptionRow("data", "d", .string, "data", post,
                   "POST this data; @FILE reads a file (CR/LF stripped), @- stdin; all data options join with &",
@@ -45,6 +45,9 @@ struct TransferOptions: Sendable {
         OptionRow("data-urlencode", nil, .string, "data", post,
                   "POST URL-encoded data: content, =content, name=content, @file, name@file", repeatable: true,
                   apply: data(.urlencode)),
+        OptionRow("json", nil, .string, "data", post,
+                  "POST JSON: like --data-binary (@FILE, @-), appended without &, with JSON's Content-Type and Accept",
+                  repeatable: true, apply: data(.json)),
         OptionRow("get", "G", .boolean, "", post, "Send the data options as a GET query string") { $0.get = $1.isOn },
         OptionRow("form", "F", .string, "name=content", post,
                   "Multipart POST part: name=value, name=@file, name=<file; ;type=, ;filename=, ;headers=, ;encoder=",
@@ -74,10 +77,33 @@ struct TransferOptions: Sendable {
         },
     ]
 
+    /// `-H @FILE` lines: each line of FILE is a header (CR LF or LF ends it; blank lines are skipped), as curl reads them.
+    static func expandingFiles(_ headers: [String]) throws(CurlError) -> [String] {
+        var lines: [String] = []
+        for header in headers {
+            guard header.hasPrefix("@") else { lines.append(header); continue }
+            let text = String(decoding: try LocalFiles.read(String(header.dropFirst())), as: UTF8.self)
+            for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+                let trimmed = line.hasSuffix("\r") ? line.dropLast() : line
+                if !trimmed.isEmpty { lines.append(String(trimmed)) }
+            }
+        }
+        return lines
+    }
+
     /// Fills the request part of `request`.
     func apply(to request: inout FetchRequest) throws(CurlError) {
         request.method = method
-        request.headers = headers
+        request.headers = try Self.expandingFiles(headers)
+        if data.contains(where: { $0.kind == .json }) {
+            // As curl: JSON's Content-Type and Accept follow the -H lines, unless they set those headers themselves.
+            for line in ["Content-Type: application/json", "Accept: application/json"] {
+                let name = line.prefix { $0 != ":" }.lowercased()
+                if !request.headers.contains(where: { $0.prefix { $0 != ":" && $0 != ";" }.lowercased() == name }) {
+                    request.headers.append(line)
+                }
+            }
+        }
         let kinds = [!data.isEmpty && !get, !form.isEmpty, uploadFile != nil].filter { $0 }.count
         guard kinds <= 1 else { throw CurlError.usage("You can only select one HTTP request method! (-d, -F and -T each choose one)") }
         if get, !data.isEmpty {

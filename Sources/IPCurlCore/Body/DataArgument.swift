@@ -1,7 +1,8 @@
 import CurlKit
 
-/// One `-d`-family argument as typed, in command-line order; curl joins them all with `&`.
-/// - SeeAlso: curl's `-d/--data`, `--data-raw`, `--data-binary`, `--data-urlencode`.
+/// One `-d`-family argument as typed, in command-line order; curl joins them with `&`, except that a `--json`
+/// argument is appended as it is.
+/// - SeeAlso: curl's `-d/--data`, `--data-raw`, `--data-binary`, `--data-urlencode`, `--json`.
 public struct DataArgument: Sendable, Equatable {
     /// Which option gave the argument.
     public enum Kind: String, Sendable, CaseIterable {
@@ -13,6 +14,8 @@ public struct DataArgument: Sendable, Equatable {
         case binary = "data-binary"
         /// `--data-urlencode`: `content`, `=content`, `name=content`, `@file`, `name@file`, URL-encoded.
         case urlencode = "data-urlencode"
+        /// `--json`: like `--data-binary`, appended without `&`; the request gets JSON's Content-Type and Accept.
+        case json = "json"
     }
 
     /// The option the argument came from.
@@ -32,8 +35,8 @@ public struct DataArgument: Sendable, Equatable {
         var segments: [BodySegment] = []
         var pending: [UInt8] = []
         for (index, argument) in arguments.enumerated() {
-            if index > 0 { pending.append(UInt8(ascii: "&")) }
-            if argument.kind == .binary, argument.text.hasPrefix("@"), argument.text != "@-",
+            if index > 0, argument.kind != .json { pending.append(UInt8(ascii: "&")) }
+            if argument.kind == .binary || argument.kind == .json, argument.text.hasPrefix("@"), argument.text != "@-",
                let size = LocalFiles.regularFileSize(String(argument.text.dropFirst())),
                LocalFiles.isReadableFile(String(argument.text.dropFirst())) {
                 if !pending.isEmpty { segments.append(.bytes(pending)) }
@@ -51,7 +54,7 @@ public struct DataArgument: Sendable, Equatable {
     public static func query(_ arguments: [DataArgument]) throws(CurlError) -> String {
         var bytes: [UInt8] = []
         for (index, argument) in arguments.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: "&")) }
+            if index > 0, argument.kind != .json { bytes.append(UInt8(ascii: "&")) }
             bytes += try argument.bytes()
         }
         return String(decoding: bytes, as: UTF8.self)
@@ -62,10 +65,10 @@ public struct DataArgument: Sendable, Equatable {
         switch kind {
         case .raw:
             return Array(text.utf8)
-        case .ascii, .binary:
+        case .ascii, .binary, .json:
             guard text.hasPrefix("@") else { return Array(text.utf8) }
             let content = try LocalFiles.read(String(text.dropFirst()))
-            return kind == .binary ? content : content.filter { $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") }
+            return kind != .ascii ? content : content.filter { $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") }
         case .urlencode:
             return try urlEncoded()
         }
