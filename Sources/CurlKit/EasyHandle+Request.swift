@@ -73,7 +73,12 @@ extension EasyHandle {
     /// - SeeAlso: `CURLOPT_COOKIE`.
     public func set(cookies: String) throws(CurlError) { try set(CURLOPT_COOKIE, cookies) }
 
-    /// A cookie file read into the cookie engine.
+    /// The file every cookie the engine holds is written to when the handle is cleaned up (`-` is stdout); it
+    /// turns the cookie engine on.
+    /// - SeeAlso: `CURLOPT_COOKIEJAR`.
+    public func set(cookieJar: String) throws(CurlError) { try set(CURLOPT_COOKIEJAR, cookieJar) }
+
+    /// A cookie file read into the cookie engine; each call adds one.
     /// - SeeAlso: `CURLOPT_COOKIEFILE`.
     public func set(cookieFile: String) throws(CurlError) { try set(CURLOPT_COOKIEFILE, cookieFile) }
 }

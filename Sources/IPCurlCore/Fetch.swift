@@ -109,7 +109,7 @@ final class FetchRun {
             log.write(DecisionLog.notes(request.resolver.serverNameNotes()))
         }
         defer { verbose(DecisionLog.notes(policy.finishRefresh())) }
-        if request.redirects.follow || request.retry.count > 0 || request.cookieFile != nil {
+        if request.redirects.follow || request.retry.count > 0 || !request.cookieFiles.isEmpty || request.cookieJar != nil {
             share = try? ShareHandle()
         }
         let firstStart = clock.now

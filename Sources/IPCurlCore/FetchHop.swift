@@ -111,7 +111,8 @@ extension FetchRun {
             spec.credentials = request.credentials
             spec.cookies = request.cookies
         }
-        spec.cookieFile = request.cookieFile
+        spec.cookieFiles = request.cookieFiles
+        spec.cookieJar = request.cookieJar
         return spec
     }
 

@@ -43,7 +43,9 @@ public struct FetchRequest: Sendable {
     /// `-u/--user` as `user:password`; sent only to the first host unless `--location-trusted`.
     public var credentials: Secret?
     /// `-b/--cookie`: `name=value` pairs (a credential, first host only), or a cookie file for the engine.
-    public var cookies: String?, cookieFile: String?
+    public var cookies: String?, cookieFiles: [String] = []
+    /// `-c/--cookie-jar`: where every cookie is written at the end (`-` is stdout).
+    public var cookieJar: String?
     /// `-L`, `--max-redirs`, `--location-trusted`, `--post30x`.
     public var redirects = RedirectRules()
     /// `--limit-rate`, `-r`, `--path-as-is`, `--raw`, `--ignore-content-length`, `--max-filesize`,

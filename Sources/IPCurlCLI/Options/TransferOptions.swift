@@ -16,7 +16,9 @@ struct TransferOptions: Sendable {
     var userAgent: String?
     var referer: String?
     var user: String?
-    var cookie: String?
+    /// `-b` values in order: `name=value` strings (joined with `;`) and cookie files (each read).
+    var cookie: [String] = []
+    var cookieJar: String?
     var compressed = false
     var httpVersion: Int?
 
@@ -64,8 +66,12 @@ struct TransferOptions: Sendable {
         OptionRow("user", "u", .string, "user:password", auth,
                   "Basic auth; blanked from the process list, sent to the first host only", important: true,
                   secret: true) { $0.user = $1.text },
-        OptionRow("cookie", "b", .string, "data|file", auth, "Cookies \"n=v; n2=v2\" (first host only), or a cookie file to read") {
-            $0.cookie = $1.text
+        OptionRow("cookie", "b", .string, "data|file", auth,
+                  "Cookies \"n=v; n2=v2\" (first host only), or a cookie file to read; repeatable", repeatable: true) {
+            $0.cookie.append($1.text)
+        },
+        OptionRow("cookie-jar", "c", .file, "file", auth, "Write every cookie to FILE after the transfer (- for stdout)") {
+            $0.cookieJar = $1.text
         },
         OptionRow("compressed", nil, .boolean, "", http, "Ask for a compressed response (gzip, deflate, br, zstd) and decode it") {
             $0.compressed = $1.isOn
@@ -132,9 +138,10 @@ struct TransferOptions: Sendable {
             let text = request.autoReferer ? String(referer.dropLast(5)) : referer
             request.referer = text.isEmpty ? nil : text
         }
-        if let cookie {
-            if cookie.contains("=") { request.cookies = cookie } else { request.cookieFile = cookie }
-        }
+        let strings = cookie.filter { $0.contains("=") }
+        if !strings.isEmpty { request.cookies = strings.joined(separator: ";") }
+        request.cookieFiles = cookie.filter { !$0.contains("=") }
+        request.cookieJar = cookieJar
         request.compressed = compressed
         if let httpVersion { request.httpVersion = httpVersion }
     }

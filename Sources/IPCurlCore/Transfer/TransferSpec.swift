@@ -25,8 +25,8 @@ struct TransferSpec {
     var userAgent: String?
     /// `user:password` for `CURLOPT_USERPWD`; only set when this hop may carry credentials.
     var credentials: Secret?
-    /// `name=value` cookies (credentials too) and a cookie file for the engine.
-    var cookies: String?, cookieFile: String?
+    /// `name=value` cookies (credentials too), cookie files for the engine, and the jar written at the end.
+    var cookies: String?, cookieFiles: [String] = [], cookieJar: String?
     var compressed = false
     /// `-f`: an HTTP status of 400 or more is exit 22.
     var failsOnHTTPError = false
@@ -85,7 +85,8 @@ struct TransferSpec {
         if let httpVersion { try handle.set(httpVersion: httpVersion) }
         if let credentials { try handle.set(userPassword: credentials.value) }
         if let cookies { try handle.set(cookies: cookies) }
-        if let cookieFile { try handle.set(cookieFile: cookieFile) }
+        for file in cookieFiles { try handle.set(cookieFile: file) }
+        if let cookieJar { try handle.set(cookieJar: cookieJar) }
         return handle
     }
 }
