@@ -29,13 +29,17 @@ extension FetchRun {
                 if let headerDump, !headerDump.write(bytes) { return false }
                 return request.includeHeaders ? output.write(bytes) : true
             }
-            let follow = request.redirects.follow
+            let follow = request.redirects.follow, remoteHeaderName = request.remoteHeaderName
             var skipsBody: Bool?
             handle.onBody = { [unowned handle, output] bytes in
                 // The body of a redirect that is followed is not output, as with curl -L. Decided on the first
                 // chunk: by then the final response's headers are all in.
                 let skips = skipsBody ?? (follow && RedirectRules.isFollowed(status: handle.info(long: CURLINFO_RESPONSE_CODE))
                     && !(headers.first(named: "location") ?? "").allSatisfy { $0 == " " || $0 == "\t" })
+                if skipsBody == nil, !skips, remoteHeaderName,
+                   let name = ContentDisposition.filename(headers.first(named: "content-disposition")) {
+                    output.retarget(to: ContentDisposition.placed(name, beside: output.name))
+                }
                 skipsBody = skips
                 return skips || output.write(bytes)
             }

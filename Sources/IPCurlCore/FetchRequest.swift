@@ -18,6 +18,8 @@ public struct FetchRequest: Sendable {
     public var payload = RequestPayload.none
     /// `-o/--output` (or `-O`'s name): a file instead of stdout; `-` is stdout.
     public var outputPath: String?
+    /// `-J/--remote-header-name`: with `-O`, name the file after the response's `Content-Disposition` filename.
+    public var remoteHeaderName = false
     /// `--create-dirs`.
     public var createDirectories = false
     /// `-D/--dump-header`: a file (or `-`) that receives every response's headers.

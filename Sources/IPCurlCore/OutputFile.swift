@@ -16,8 +16,10 @@ import HTTPDNS
 /// not a regular file (`/dev/null`, a FIFO) is written directly.
 /// - SeeAlso: curl's `-o/--output`, `--create-dirs`, `-D/--dump-header`.
 final class OutputFile {
-    private let path: String?
+    private var path: String?
     private let createDirectories: Bool
+    /// Set by ``retarget(to:)``: a name the server chose never replaces an existing file (curl's `-J`).
+    private var refusesExisting = false
     private var writer: DescriptorWriter?
     private var descriptor: Int32 = -1
     private var temporary: (path: String, token: Int)?
@@ -41,6 +43,14 @@ final class OutputFile {
 
     /// The file name for `%{filename_effective}`; empty for stdout.
     var name: String { path ?? "" }
+
+    /// Writes to `newPath` instead (`-J`: the name from `Content-Disposition`), refusing to replace an existing
+    /// file there; only before the first byte.
+    func retarget(to newPath: String) {
+        guard writer == nil, path != nil else { return }
+        path = newPath
+        refusesExisting = true
+    }
 
     /// Writes `bytes`, opening the file on first use; `false` (and ``failure``) when it cannot.
     func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
@@ -129,6 +139,10 @@ final class OutputFile {
         if createDirectories { Self.makeParents(of: path) }
         var info = stat()
         let exists = stat(path, &info) == 0
+        if exists, refusesExisting {
+            failure = CurlError.writeError.with(message: "Refusing to overwrite \(Printable.escaped(path)): File exists")
+            return nil
+        }
         if exists, (info.st_mode & S_IFMT) != S_IFREG {
             descriptor = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
         } else {

@@ -166,6 +166,13 @@ def set_cookie(url):
     return text(200, "".join(f"set {n}={v}\n" for n, v in pairs) or "no cookies\n", cookies)
 
 
+def attachment(q):
+    """A body with Content-Disposition naming `name` (quoted unless raw=1), for -J."""
+    name = header_value(q, "name") or ""
+    value = f"attachment; filename={name}" if arg(q, "raw") == "1" else f'attachment; filename="{name}"'
+    return text(200, f"attachment {name}\n", [("Content-Disposition", value)])
+
+
 def delay(q):
     ms = int_arg(q, "ms", None, 0, MAX_DELAY_MS)
     time.sleep(ms / 1000)
@@ -192,6 +199,8 @@ def route(h, url, body_hash, body_len):
         return set_cookie(url)
     if path == "/api/delay":
         return delay(q)
+    if path == "/api/attachment":
+        return attachment(q)
     return text(404, "not found\n")
 
 

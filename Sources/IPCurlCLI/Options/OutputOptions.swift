@@ -15,11 +15,20 @@ struct OutputOptions: Sendable {
     var noProgressMeter = false
     var verbose = false
     var writeOut: String?
+    var outputDirectory: String?
+    var remoteHeaderName = false
 
     static let output = OptionCategory("output", "Where the response goes and what is shown")
 
     static let rows: [OptionRow<OutputOptions>] = [
         OptionRow("create-dirs", nil, .boolean, "", output, "Create the directories -o/-D need") { $0.createDirs = $1.isOn },
+        OptionRow("output-dir", nil, .file, "dir", output, "Put the -o and -O files in DIR (its name is prefixed to theirs)") {
+            $0.outputDirectory = $1.text
+        },
+        OptionRow("remote-header-name", "J", .boolean, "", output,
+                  "With -O, name the file as the response's Content-Disposition says (never replacing a file)") {
+            $0.remoteHeaderName = $1.isOn
+        },
         OptionRow("include", "i", .boolean, "", output, "Include response headers in the output", important: true) {
             $0.include = $1.isOn
         },
@@ -52,6 +61,12 @@ struct OutputOptions: Sendable {
     /// Whether error messages go to stderr (curl: unless -s, or -s with -S).
     var showsErrors: Bool { !silent || showError }
 
+    /// `path` in `--output-dir` (prefixed as curl prefixes it, even to an absolute path); stdout stays stdout.
+    func placed(_ path: String) -> String {
+        guard let outputDirectory, path != "-" else { return path }
+        return outputDirectory + (outputDirectory.hasSuffix("/") ? "" : "/") + path
+    }
+
     /// Fills the output part of `request`.
     func apply(to request: inout FetchRequest) throws(CurlError) {
         guard !(fail && failWithBody) else { throw CurlError.usage("--fail and --fail-with-body cannot be used together") }
@@ -59,6 +74,7 @@ struct OutputOptions: Sendable {
             throw CurlError.usage("You can only select one HTTP request method! You asked for both HEAD (-I) and a body.")
         }
         request.createDirectories = createDirs
+        request.remoteHeaderName = remoteHeaderName
         request.head = head
         request.includeHeaders = include || head
         request.headerDumpPath = dumpHeader

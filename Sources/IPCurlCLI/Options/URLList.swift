@@ -18,6 +18,8 @@ struct URLList: Sendable {
     }
 
     private(set) var slots: [Slot] = []
+    /// `--remote-name-all`: a URL without `-o` or `-O` of its own is saved as with `-O`.
+    var remoteNameAll = false
 
     static let rows: [OptionRow<URLList>] = [
         OptionRow("output", "o", .file, "file", OutputOptions.output,
@@ -26,6 +28,9 @@ struct URLList: Sendable {
         OptionRow("remote-name", "O", .none, "", OutputOptions.output,
                   "Write the body to a file named like the URL's last path segment; pairs with the URLs in order",
                   repeatable: true, important: true) { list, _ in list.claimOutput(path: nil, remoteName: true) },
+        OptionRow("remote-name-all", nil, .boolean, "", OutputOptions.output, "Save every URL without an output of its own as -O does") {
+            $0.remoteNameAll = $1.isOn
+        },
         OptionRow("url", nil, .string, "url", OutputOptions.output, "A URL to fetch, as if given without an option",
                   repeatable: true) { $0.add(url: $1.text) },
     ]
@@ -46,7 +51,13 @@ struct URLList: Sendable {
     }
 
     /// The slots that have a URL, in order.
-    var transfers: [Slot] { slots.filter { $0.url != nil } }
+    var transfers: [Slot] {
+        slots.filter { $0.url != nil }.map { slot in
+            var slot = slot
+            if remoteNameAll, !slot.hasOutput { slot.remoteName = true }
+            return slot
+        }
+    }
 
     /// Whether more outputs than URLs were given (curl warns and ignores the extra ones).
     var hasUnusedOutputs: Bool { slots.contains { $0.url == nil && $0.hasOutput } }

@@ -82,8 +82,8 @@ enum FetchCommand {
         request.transport = try operation.resolver.transport()
         request.resolver = try operation.resolver.settings()
         try operation.transfer.apply(to: &request)
-        request.outputPath = transfer.output
-        if transfer.remoteName { request.outputPath = try URLList.remoteName(of: request.url) }
+        request.outputPath = transfer.output.map(operation.output.placed)
+        if transfer.remoteName { request.outputPath = operation.output.placed(try URLList.remoteName(of: request.url)) }
         try operation.output.apply(to: &request)
         operation.follow.apply(to: &request)
         try operation.tls.apply(to: &request)
