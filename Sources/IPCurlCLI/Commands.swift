@@ -16,7 +16,7 @@ public enum Commands {
     static let helpWords = ["all", "category"] + [
         TransferOptions.http, TransferOptions.post, TransferOptions.auth, OutputOptions.output, FollowOptions.redirects,
         FollowOptions.retries, ResolverOptions.resolverCategory, ResolverOptions.tlsCategory,
-        ResolverOptions.connectionCategory, ProxyOptions.category, VendorOptions.category, FetchCommandLine.general, FetchCommandLine.several, TuningOptions.category,
+        ResolverOptions.connectionCategory, ProxyOptions.category, VendorOptions.category, FetchCommandLine.general, FetchCommandLine.several, FetchCommandLine.debug, TuningOptions.category,
         ResolveCommand.category, CheckCommand.category, CacheCommand.category,
     ].map(\.name)
 
@@ -61,7 +61,13 @@ public enum Commands {
             }
             line.current.urls.add(url: url)
         }) else { return 2 }
-        return answer(line, "fetch") ?? FetchCommand.run(line)
+        if let answered = answer(line, "fetch") { return answered }
+        if let path = line.stderrPath {
+            // curl's --stderr: everything meant for stderr goes to FILE ("-": stdout) from here on.
+            let descriptor = path == "-" ? 1 : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+            if descriptor >= 0 { dup2(descriptor, 2) }
+        }
+        return FetchCommand.run(line)
     }
 
     /// The exit code of answering `--version` or `--help` when `line` asks for them; `nil` otherwise.

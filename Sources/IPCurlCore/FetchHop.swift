@@ -88,7 +88,13 @@ extension FetchRun {
             try handle.reportProgress()
             handle.onProgress = { meter.update(downloadTotal: $0, downloaded: $1, uploadTotal: $2, uploaded: $3); return true }
         }
-        if request.verbose { try handle.traceVerbosely { [log] in log.write(VerboseTrace.render($0, $1)) } }
+        if let trace = request.trace {
+            // As in curl, --trace and --trace-ascii replace -v's trace (ipcurl's own decisions still print with -v).
+            let sink = DescriptorWriter(descriptor: trace.descriptor)
+            try handle.traceVerbosely { sink.write(trace.render($0, $1)) }
+        } else if request.verbose {
+            try handle.traceVerbosely { [log] in log.write(VerboseTrace.render($0, $1)) }
+        }
         return handle
     }
 

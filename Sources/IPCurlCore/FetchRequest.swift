@@ -26,6 +26,8 @@ public struct FetchRequest: Sendable {
     public var headerDumpPath: String?
     /// `-i/--include`: put response headers before the body.
     public var includeHeaders = false
+    /// `--trace`, `--trace-ascii`: a dump of everything libcurl sends and receives.
+    public var trace: TraceOutput?
     /// `-v/--verbose`: ipcurl's resolution decisions, then libcurl's verbose trace, on stderr.
     public var verbose = false
     /// Whether warnings (IP failover, retries) go to stderr; off with `-s`.

@@ -8,10 +8,12 @@ public enum VerboseTrace {
 
     /// The printable form of one trace callback: every line prefixed, secrets redacted.
     public static func render(_ kind: TraceKind, _ bytes: UnsafeRawBufferPointer) -> String {
-        let prefix = switch kind {
-        case .text: "* "
-        case .headerOut: "> "
-        case .headerIn: "< "
+        let prefix: String
+        switch kind {
+        case .text: prefix = "* "
+        case .headerOut: prefix = "> "
+        case .headerIn: prefix = "< "
+        case .dataOut, .dataIn, .tlsDataOut, .tlsDataIn: return ""  // -v shows no bytes
         }
         // Split on LF bytes: as Characters, "\r\n" is one grapheme and would not split on "\n".
         var out = ""

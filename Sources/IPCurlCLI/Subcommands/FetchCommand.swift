@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CurlKit
 import HTTPDNS
 import IPCurlCore
@@ -43,7 +46,16 @@ enum FetchCommand {
             DescriptorWriter.standardError.write("ipcurl: no URL specified (see 'ipcurl --help')\n")
             return 2
         }
-        let operations = line.operations, transfers = planned
+        var trace: TraceOutput?
+        if let (path, asciiOnly) = line.trace {
+            let descriptor = path == "-" ? 1 : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+            guard descriptor >= 0 else {
+                DescriptorWriter.standardError.write("ipcurl: Failed to create/open output: \(path)\n")
+                return 23
+            }
+            trace = TraceOutput(descriptor: descriptor, asciiOnly: asciiOnly, stamped: line.traceTime)
+        }
+        let operations = line.operations, transfers = planned, dump = trace
         // Serial transfers of one operation share a session, so each name is asked once per run.
         let sessions = line.parallel ? [] : operations.map { operation in
             (try? operation.resolver.settings()).flatMap { settings in
@@ -54,15 +66,17 @@ enum FetchCommand {
         return FetchBatch.run(count: planned.count, parallel: line.parallel ? line.parallelMax : nil,
                               failEarly: line.failEarly) { index in
             let transfer = transfers[index]
-            return run(transfer, operations[transfer.operation], session: shared.session(transfer.operation))
+            return run(transfer, operations[transfer.operation], session: shared.session(transfer.operation), trace: dump)
         }
     }
 
     /// One transfer: its request built from the operation's options, run, `-w` printed.
-    private static func run(_ transfer: Planned, _ operation: FetchOperation, session: FetchSession?) -> Int32 {
-        let request: FetchRequest
+    private static func run(_ transfer: Planned, _ operation: FetchOperation, session: FetchSession?,
+                            trace: TraceOutput?) -> Int32 {
+        var request: FetchRequest
         do {
             request = try makeRequest(transfer, operation)
+            request.trace = trace
         } catch {
             report(error, operation)
             return error.exitCode

@@ -24,6 +24,8 @@ struct FetchCommandLine: SubcommandLine {
     var version = false
     /// `-Z/--parallel`, `--parallel-max`, `--fail-early`: how the transfers of every operation run.
     var parallel = false, parallelMax = FetchBatch.defaultParallelMax, failEarly = false
+    /// `--trace`/`--trace-ascii FILE` (the last one wins, as in curl), `--trace-time`, `--stderr FILE`.
+    var trace: (path: String, asciiOnly: Bool)?, traceTime = false, stderrPath: String?
 
     /// The operation the options being read apply to.
     var current: FetchOperation {
@@ -33,6 +35,7 @@ struct FetchCommandLine: SubcommandLine {
 
     static let general = OptionCategory("important", "The options most requests use")
     static let several = OptionCategory("transfers", "Several URLs per run: globbing, parallel transfers")
+    static let debug = OptionCategory("debug", "Tracing what is sent and received")
 
     /// The fetch table: every option of `ipcurl [options] URL...`, in the order help lists them.
     static let rows: [OptionRow<FetchCommandLine>] =
@@ -60,6 +63,15 @@ struct FetchCommandLine: SubcommandLine {
             },
             OptionRow("fail-early", nil, .boolean, "", several, "Start no transfer after one has failed; exit with its code") {
                 $0.failEarly = $1.isOn
+            },
+            OptionRow("trace", nil, .file, "file", debug,
+                      "Dump everything sent and received, in hex and text, to FILE (- for stdout); credentials redacted") {
+                $0.trace = ($1.text, false)
+            },
+            OptionRow("trace-ascii", nil, .file, "file", debug, "Like --trace, text only") { $0.trace = ($1.text, true) },
+            OptionRow("trace-time", nil, .boolean, "", debug, "Start every trace and -v line with the time") { $0.traceTime = $1.isOn },
+            OptionRow("stderr", nil, .file, "file", debug, "Write what goes to stderr (errors, -v) to FILE instead; - is stdout") {
+                $0.stderrPath = $1.text
             },
             OptionRow("config", "K", .file, "file", general,
                       "Read options from FILE in curl's config syntax (- reads stdin)", repeatable: true) { _, _ in },
