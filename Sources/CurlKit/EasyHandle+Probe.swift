@@ -29,20 +29,30 @@ extension EasyHandle {
     /// without ``set(collectsCertificates:)``.
     /// - SeeAlso: `CURLINFO_CERTINFO`.
     public func certificateChain() -> [[String: String]] {
+        certificateEntries().map { entries in
+            var fields: [String: String] = [:]
+            for text in entries {
+                if let colon = text.firstIndex(of: ":") { fields[String(text[..<colon])] = String(text[text.index(after: colon)...]) }
+            }
+            return fields
+        }
+    }
+
+    /// Per certificate (leaf first), libcurl's `name:value` entries in its order, as curl's `%{certs}` prints them.
+    /// - SeeAlso: `CURLINFO_CERTINFO`.
+    public func certificateEntries() -> [[String]] {
         var info: UnsafeMutablePointer<curl_certinfo>?
         guard ccurl_easy_getinfo_certinfo(raw, &info) == CURLE_OK, let info, let lists = info.pointee.certinfo else {
             return []
         }
         return (0..<Int(info.pointee.num_of_certs)).map { index in
-            var fields: [String: String] = [:]
+            var entries: [String] = []
             var node = lists[index]
             while let item = node {
-                if let text = item.pointee.data.map({ String(cString: $0) }), let colon = text.firstIndex(of: ":") {
-                    fields[String(text[..<colon])] = String(text[text.index(after: colon)...])
-                }
+                if let text = item.pointee.data.map({ String(cString: $0) }) { entries.append(text) }
                 node = item.pointee.next
             }
-            return fields
+            return entries
         }
     }
 

@@ -68,7 +68,8 @@ extension FetchRun {
     }
 
     private func report(_ handle: EasyHandle, _ headers: ResponseHeaders) -> TransferReport {
-        TransferResult(handle: handle, url: request.url, error: nil, headers: headers).report
+        TransferResult(handle: handle, url: request.url, error: nil, headers: headers,
+                       collectedCertificates: request.collectsCertificates).report
     }
 
     private func makeHandle(_ hop: Hop, entry: ResolveEntry?) throws(CurlError) -> EasyHandle {
@@ -104,6 +105,7 @@ extension FetchRun {
         spec.transport = request.transport
         spec.tls = request.tls
         spec.tuning = request.tuning
+        spec.collectsCertificates = request.collectsCertificates && hop.url.scheme == "https"
         spec.keyPassphrase = request.keyPassphrase
         spec.proxy = request.proxy
         spec.families = request.resolver.families

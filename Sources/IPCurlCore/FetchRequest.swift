@@ -69,7 +69,14 @@ public struct FetchRequest: Sendable {
     /// How host names become addresses.
     public var resolver = ResolverSettings()
     /// `-w/--write-out` format, already read from `@file` when given that way.
-    public var writeOut: String?
+    public var writeOut: String? {
+        didSet {
+            let format = writeOut.map(WriteOut.asciiLowercased) ?? ""
+            collectsCertificates = ["%{certs}", "%{num_certs}", "%{json}"].contains { format.contains($0) }
+        }
+    }
+    /// Whether the peer's certificate chain is kept for `%{certs}`, `%{num_certs}` and `%{json}`.
+    var collectsCertificates = false
 
     /// A GET of `url` with everything else at curl's defaults.
     public init(url: String) { self.url = url }

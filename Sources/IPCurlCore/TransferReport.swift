@@ -34,6 +34,8 @@ public struct TransferReport: Sendable {
     public var exitCode: Int32 = 0, errorMessage = ""
     /// The last final response's headers: `%header{name}`, `%{num_headers}`.
     public var responseHeaders = ResponseHeaders()
+    /// The peer's certificates (leaf first) as libcurl lists them, when `-w` asks for `%{certs}`.
+    public var certificates: [[String]] = []
     /// Whether `%header{name}` can read ``responseHeaders``: not after `--max-redirs` ran out, where curl has
     /// already begun the next request (whose headers are empty) while `%{num_headers}` still counts the last ones.
     public var headersReadable = true
@@ -136,6 +138,9 @@ public struct TransferReport: Sendable {
         report.numConnects = hops.reduce(0) { $0 + $1.numConnects }
         report.url = first.url
         report.urlNumber = first.urlNumber
+        // A hop on a connection an earlier hop opened had no handshake of its own: curl, with one easy handle
+        // for the chain, still reports the chain of the handshake before.
+        if report.certificates.isEmpty { report.certificates = hops.last { !$0.certificates.isEmpty }?.certificates ?? [] }
         return report
     }
 }

@@ -97,9 +97,9 @@ public struct WriteOut {
     /// Every variable name curl 7.88 puts in `%{json}` that ipcurl knows, plus ipcurl's `dns_source` and
     /// `dns_time`, in curl's (alphabetical) order.
     static let jsonNames = [
-        "content_type", "dns_source", "dns_time", "errormsg", "exitcode", "filename_effective", "ftp_entry_path",
+        "certs", "content_type", "dns_source", "dns_time", "errormsg", "exitcode", "filename_effective", "ftp_entry_path",
         "http_code", "http_connect", "http_version", "local_ip", "local_port", "method", "num_connects",
-        "num_headers", "num_redirects", "proxy_ssl_verify_result", "redirect_url", "referer", "remote_ip",
+        "num_certs", "num_headers", "num_redirects", "proxy_ssl_verify_result", "redirect_url", "referer", "remote_ip",
         "remote_port", "response_code", "scheme", "size_download", "size_header", "size_request", "size_upload",
         "speed_download", "speed_upload", "ssl_verify_result", "time_appconnect", "time_connect",
         "time_namelookup", "time_pretransfer", "time_redirect", "time_starttransfer", "time_total", "url",
@@ -114,6 +114,9 @@ public struct WriteOut {
         func optional(_ text: String) -> Value { .string(text.isEmpty ? nil : text) }
         switch name {
         case "http_code", "response_code": return .code(report.responseCode)
+        case "certs": return .string(certificatesText(report.certificates))
+        case "num_certs": return .number(Int64(report.certificates.count))
+        case "header_json": return .string(headerJSON(report.responseHeaders))
         case "http_connect": return .code(report.httpConnectCode)
         case "remote_ip": return .string(report.remoteIP)
         case "remote_port": return .number(Int64(report.remotePort))
@@ -146,6 +149,31 @@ public struct WriteOut {
     static func seconds(_ micro: Int64) -> String {
         let fraction = String(micro % 1_000_000)
         return "\(micro / 1_000_000)." + String(repeating: "0", count: 6 - fraction.count) + fraction
+    }
+
+    /// `%{certs}`: every certificate's entries, one per line as libcurl lists them, the PEM without its `Cert:` name.
+    static func certificatesText(_ certificates: [[String]]) -> String {
+        var text = ""
+        for entry in certificates.joined() {
+            text += asciiLowercased(String(entry.prefix(5))) == "cert:" ? String(entry.dropFirst(5)) : entry
+            if !text.isEmpty, !text.hasSuffix("\n") { text += "\n" }
+        }
+        return text
+    }
+
+    /// `%{header_json}`: the last response's headers as curl 7.88 prints them, names lower-cased, the values of
+    /// repeated names gathered in one array, one member per line.
+    static func headerJSON(_ headers: ResponseHeaders) -> String {
+        var order: [String] = [], values: [String: [String]] = [:]
+        for field in headers.fields {
+            let name = asciiLowercased(field.name)
+            if values[name] == nil { order.append(name) }
+            values[name, default: []].append(field.value)
+        }
+        let members = order.map { name in
+            WriteOutJSON.quoted(name) + ":[" + values[name, default: []].map(WriteOutJSON.quoted).joined(separator: ",") + "]"
+        }
+        return "{" + members.joined(separator: ",\n") + "\n}"
     }
 
     static func asciiLowercased(_ text: String) -> String {

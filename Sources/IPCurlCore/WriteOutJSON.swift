@@ -2,8 +2,8 @@
 /// `curl_version`). Numbers are JSON numbers, times are seconds with six decimals, response codes are plain
 /// numbers, and strings libcurl has no value for (`errormsg` without an error, `content_type`,
 /// `redirect_url`, `referer`, `scheme`, `filename_effective` for stdout, `ftp_entry_path`) are `null`.
-/// Differences from curl 7.88.1 kept on purpose: no `certs`/`num_certs` (ipcurl does not ask libcurl for the
-/// certificate chain), ipcurl's `dns_source` and `dns_time` are added, and strings are escaped as valid JSON
+/// Differences from curl 7.88.1 kept on purpose: ipcurl's `dns_source` and `dns_time` are added, and strings are
+/// escaped as valid JSON
 /// (`\u0001`), where curl 7.88 writes control and non-ASCII bytes as a bare `u0001` / `uffffffe9`.
 /// - SeeAlso: curl's `-w '%{json}'`.
 enum WriteOutJSON {

@@ -74,9 +74,9 @@ import Testing
         report.contentType = "text/x; a=\"\u{1}\\\" é"
         let json = WriteOut("%{json}", report: report).segments.map(\.text).joined()
         let object = try #require(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-        let keys = ["content_type", "dns_source", "dns_time", "errormsg", "exitcode", "filename_effective",
+        let keys = ["certs", "content_type", "dns_source", "dns_time", "errormsg", "exitcode", "filename_effective",
                     "ftp_entry_path", "http_code", "http_connect", "http_version", "local_ip", "local_port", "method",
-                    "num_connects", "num_headers", "num_redirects", "proxy_ssl_verify_result", "redirect_url",
+                    "num_connects", "num_certs", "num_headers", "num_redirects", "proxy_ssl_verify_result", "redirect_url",
                     "referer", "remote_ip", "remote_port", "response_code", "scheme", "size_download", "size_header",
                     "size_request", "size_upload", "speed_download", "speed_upload", "ssl_verify_result",
                     "time_appconnect", "time_connect", "time_namelookup", "time_pretransfer", "time_redirect",

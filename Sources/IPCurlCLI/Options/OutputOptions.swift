@@ -84,8 +84,11 @@ struct OutputOptions: Sendable {
         request.showsProgress = ProgressMeter.shouldShow(
             silent: silent || noProgressMeter || verbose, outputIsFile: request.outputPath.map { $0 != "-" } ?? false)
         if let format = writeOut {
+            // As curl 7.88 reads a -w file: line by line, the line endings dropped (write \n for a newline).
             request.writeOut = format.hasPrefix("@")
-                ? String(decoding: try LocalFiles.read(String(format.dropFirst())), as: UTF8.self) : format
+                ? String(decoding: try LocalFiles.read(String(format.dropFirst())).filter { $0 != 0x0A && $0 != 0x0D },
+                         as: UTF8.self)
+                : format
         }
     }
 }

@@ -69,7 +69,7 @@ struct FetchCommandLine: SubcommandLine {
                 $0.trace = ($1.text, false)
             },
             OptionRow("trace-ascii", nil, .file, "file", debug, "Like --trace, text only") { $0.trace = ($1.text, true) },
-            OptionRow("trace-time", nil, .boolean, "", debug, "Start every trace and -v line with the time") { $0.traceTime = $1.isOn },
+            OptionRow("trace-time", nil, .boolean, "", debug, "Start every trace dump with the local time") { $0.traceTime = $1.isOn },
             OptionRow("stderr", nil, .file, "file", debug, "Write what goes to stderr (errors, -v) to FILE instead; - is stdout") {
                 $0.stderrPath = $1.text
             },

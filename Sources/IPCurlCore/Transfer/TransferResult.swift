@@ -24,5 +24,6 @@ struct TransferResult {
         report.responseHeaders = headers
         tlsVersion = tlsName.flatMap(TLSVersion.init(openSSLName:))
         certificates = collectedCertificates ? handle.certificateChain() : []
+        if collectedCertificates { report.certificates = handle.certificateEntries() }
     }
 }
