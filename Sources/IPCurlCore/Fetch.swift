@@ -147,13 +147,14 @@ final class FetchRun {
     private func finish(_ failure: CurlError?) -> CurlError? {
         meter?.finish()
         var result = failure
+        // -D first: when -D and -o name one file, the body replaces the headers there, as with curl 7.88.
+        if let headerDump {
+            do throws(CurlError) { try headerDump.commit() } catch { result = result ?? error }
+        }
         if failure == nil || (request.fail == .failWithBody && failure == CurlError.httpReturnedError) {
             do throws(CurlError) { try output.commit() } catch { result = result ?? error }
         } else {
             output.discard()
-        }
-        if let headerDump {
-            do throws(CurlError) { try headerDump.commit() } catch { result = result ?? error }
         }
         return result
     }

@@ -43,3 +43,25 @@ import Testing
         #expect(try String(contentsOfFile: directory.path + "/keep.txt", encoding: .utf8) == "mine\n")
     }
 }
+
+/// Outputs that name one file twice, against curl 7.88.1: `-D f -o f` leaves the body, `-o a -o b` with one URL
+/// writes a only, `-O -o x` uses the remote name.
+@Suite struct SharedOutputNameTests {
+    let oracle: CurlOracle
+    init() throws { oracle = CurlOracle(lab: try Lab.current()) }
+
+    @Test(arguments: [["-D", "DIR/f", "-o", "DIR/f"], ["-o", "DIR/a", "-o", "DIR/b"], ["-O", "-o", "DIR/x", "--output-dir", "DIR"]])
+    func filesMatchCurl(arguments: [String]) throws {
+        let ours = try TemporaryDirectory(), theirs = try TemporaryDirectory()
+        let url = oracle.lab.api("a.test", "echo")
+        let mine = try oracle.ours(["-s", "-A", "same"] + arguments.map { $0.replacingOccurrences(of: "DIR", with: ours.path) } + [url])
+        let curls = try oracle.theirs(["-s", "-A", "same"] + arguments.map { $0.replacingOccurrences(of: "DIR", with: theirs.path) } + [url])
+        #expect(mine.status == curls.status)
+        let names = { (path: String) in try FileManager.default.contentsOfDirectory(atPath: path).sorted() }
+        #expect(try names(ours.path) == names(theirs.path), "\(arguments)")
+        for name in try names(ours.path) {
+            #expect(try String(contentsOfFile: ours.path + "/" + name, encoding: .utf8)
+                    == String(contentsOfFile: theirs.path + "/" + name, encoding: .utf8), "\(arguments) \(name)")
+        }
+    }
+}
