@@ -4,7 +4,7 @@ import CCurl
 /// the path sent as typed, no content or transfer decoding, a size limit, and the happy-eyeballs delay.
 /// - SeeAlso: `CURLOPT_MAX_RECV_SPEED_LARGE`, `CURLOPT_MAX_SEND_SPEED_LARGE`, `CURLOPT_RANGE`, `CURLOPT_PATH_AS_IS`,
 ///   `CURLOPT_HTTP_CONTENT_DECODING`, `CURLOPT_HTTP_TRANSFER_DECODING`, `CURLOPT_IGNORE_CONTENT_LENGTH`,
-///   `CURLOPT_MAXFILESIZE_LARGE`, `CURLOPT_HAPPY_EYEBALLS_TIMEOUT_MS`.
+///   `CURLOPT_MAXFILESIZE_LARGE`, `CURLOPT_HAPPY_EYEBALLS_TIMEOUT_MS`, `CURLOPT_RESUME_FROM_LARGE`.
 public struct TransferTuning: Sendable, Equatable {
     /// `--limit-rate`: most bytes per second, each direction.
     public var bytesPerSecond: Int64?
@@ -20,6 +20,8 @@ public struct TransferTuning: Sendable, Equatable {
     public var maximumFileSize: Int64?
     /// `--happy-eyeballs-timeout-ms`.
     public var happyEyeballsMS: Int?
+    /// `-C/--continue-at`: the first byte to ask for.
+    public var resumeFrom: Int64?
 
     /// Everything at libcurl's defaults.
     public init() {}
@@ -39,5 +41,6 @@ public struct TransferTuning: Sendable, Equatable {
         if ignoresContentLength { try handle.set(CURLOPT_IGNORE_CONTENT_LENGTH, 1) }
         if let maximumFileSize { try handle.set(CURLOPT_MAXFILESIZE_LARGE, offset: maximumFileSize) }
         if let happyEyeballsMS { try handle.set(CURLOPT_HAPPY_EYEBALLS_TIMEOUT_MS, happyEyeballsMS) }
+        if let resumeFrom, resumeFrom > 0 { try handle.set(CURLOPT_RESUME_FROM_LARGE, offset: resumeFrom) }
     }
 }

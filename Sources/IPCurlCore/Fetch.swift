@@ -87,7 +87,8 @@ final class FetchRun {
         self.request = request
         self.log = log
         attemptStart = clock.now
-        output = OutputFile(path: request.outputPath, createDirectories: request.createDirectories)
+        output = OutputFile(path: request.outputPath, createDirectories: request.createDirectories,
+                            appends: request.resume != nil && request.outputPath.map { $0 != "-" } == true)
         headerDump = request.headerDumpPath.map { OutputFile(path: $0, createDirectories: request.createDirectories) }
         meter = request.showsProgress ? ProgressMeter() : nil
         if request.outputPath != nil || request.headerDumpPath != nil { SignalCleanup.install() }

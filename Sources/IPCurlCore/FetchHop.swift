@@ -105,6 +105,11 @@ extension FetchRun {
         spec.transport = request.transport
         spec.tls = request.tls
         spec.tuning = request.tuning
+        switch request.resume {
+        case .offset(let offset): spec.tuning.resumeFrom = offset
+        case .automatic: spec.tuning.resumeFrom = request.outputPath.map(OutputFile.currentSize(of:)) ?? 0
+        case nil: break
+        }
         spec.collectsCertificates = request.collectsCertificates && hop.url.scheme == "https"
         spec.keyPassphrase = request.keyPassphrase
         spec.proxy = request.proxy

@@ -20,6 +20,14 @@ public struct FetchRequest: Sendable {
     public var outputPath: String?
     /// `-J/--remote-header-name`: with `-O`, name the file after the response's `Content-Disposition` filename.
     public var remoteHeaderName = false
+    /// `-C/--continue-at`: where the download resumes; the output file is appended to.
+    public enum ResumePoint: Sendable, Equatable {
+        /// `-C N`.
+        case offset(Int64)
+        /// `-C -`: at the output file's current size.
+        case automatic
+    }
+    public var resume: ResumePoint?
     /// `--create-dirs`.
     public var createDirectories = false
     /// `-D/--dump-header`: a file (or `-`) that receives every response's headers.

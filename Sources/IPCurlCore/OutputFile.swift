@@ -34,9 +34,19 @@ final class OutputFile {
     var syncsToDisk = false
 
     /// `nil` or `-` is stdout.
-    init(path: String?, createDirectories: Bool = false) {
+    /// `appends`: `-C` resumes into the file itself, appending (as curl does), so no temporary file is used.
+    init(path: String?, createDirectories: Bool = false, appends: Bool = false) {
         self.path = path == "-" ? nil : path
         self.createDirectories = createDirectories
+        self.appends = appends
+    }
+
+    private let appends: Bool
+
+    /// The size of the file at `path` now (0 when there is none): where `-C -` resumes.
+    static func currentSize(of path: String) -> Int64 {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int64(info.st_size) : 0
     }
 
     deinit { discard() }
@@ -143,7 +153,9 @@ final class OutputFile {
             failure = CurlError.writeError.with(message: "Refusing to overwrite \(Printable.escaped(path)): File exists")
             return nil
         }
-        if exists, (info.st_mode & S_IFMT) != S_IFREG {
+        if appends {
+            descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o666)
+        } else if exists, (info.st_mode & S_IFMT) != S_IFREG {
             descriptor = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
         } else {
             target = exists ? Self.resolved(path) : path

@@ -17,6 +17,7 @@ struct OutputOptions: Sendable {
     var writeOut: String?
     var outputDirectory: String?
     var remoteHeaderName = false
+    var resume: FetchRequest.ResumePoint?
 
     static let output = OptionCategory("output", "Where the response goes and what is shown")
 
@@ -24,6 +25,12 @@ struct OutputOptions: Sendable {
         OptionRow("create-dirs", nil, .boolean, "", output, "Create the directories -o/-D need") { $0.createDirs = $1.isOn },
         OptionRow("output-dir", nil, .file, "dir", output, "Put the -o and -O files in DIR (its name is prefixed to theirs)") {
             $0.outputDirectory = $1.text
+        },
+        OptionRow("continue-at", "C", .string, "offset", output,
+                  "Resume at byte OFFSET, or where the -o file ends (-); the file is appended to") { options, argument in
+            if argument.text == "-" { options.resume = .automatic; return }
+            guard let offset = Int64(argument.text), offset >= 0 else { throw argument.problem("expected a proper numerical parameter") }
+            options.resume = .offset(offset)
         },
         OptionRow("remote-header-name", "J", .boolean, "", output,
                   "With -O, name the file as the response's Content-Disposition says (never replacing a file)") {
@@ -75,6 +82,7 @@ struct OutputOptions: Sendable {
         }
         request.createDirectories = createDirs
         request.remoteHeaderName = remoteHeaderName
+        request.resume = resume
         request.head = head
         request.includeHeaders = include || head
         request.headerDumpPath = dumpHeader
