@@ -14,20 +14,25 @@ enum FetchCommand {
         let output: String?
         let remoteName: Bool
         let operation: Int
+        /// `%{urlnum}`: the URL's place on the command line (0-based); a glob's URLs share their pattern's.
+        let urlNumber: Int
     }
 
     /// Runs every transfer of `line` and returns curl's exit code for several transfers (``FetchBatch``).
     static func run(_ line: FetchCommandLine) -> Int32 {
         var planned: [Planned] = []
+        var urlNumber = 0
         for (number, operation) in line.operations.enumerated() {
             let slots = operation.urls.transfers
             if operation.urls.hasUnusedOutputs, !slots.isEmpty, !operation.output.silent {
                 DescriptorWriter.standardError.write("ipcurl: warning: Got more output options than URLs\n")
             }
             for slot in slots {
+                defer { urlNumber += 1 }
                 let url = slot.url ?? ""
                 guard !operation.globoff else {
-                    planned.append(Planned(url: url, output: slot.output, remoteName: slot.remoteName, operation: number))
+                    planned.append(Planned(url: url, output: slot.output, remoteName: slot.remoteName, operation: number,
+                                           urlNumber: urlNumber))
                     continue
                 }
                 let glob: URLGlob
@@ -38,7 +43,8 @@ enum FetchCommand {
                 for index in 0..<glob.count {
                     let (expanded, values) = glob.url(index)
                     let output = slot.output.map { URLGlob.substitute(into: $0, values: values) }
-                    planned.append(Planned(url: expanded, output: output, remoteName: slot.remoteName, operation: number))
+                    planned.append(Planned(url: expanded, output: output, remoteName: slot.remoteName, operation: number,
+                                           urlNumber: urlNumber))
                 }
             }
         }
@@ -85,6 +91,7 @@ enum FetchCommand {
         if let error = outcome.error { report(error, operation) }
         if let format = request.writeOut {
             var report = outcome.report
+            report.urlNumber = transfer.urlNumber
             if format.lowercased().contains("%{json}") { report.curlVersion = CurlRuntime.versionLine }
             WriteOutPrinter.print(format, report: report)
         }
