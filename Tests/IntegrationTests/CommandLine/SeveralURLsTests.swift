@@ -35,7 +35,7 @@ import Testing
         ["-sZ", "-o", "/dev/null", "-o", "/dev/null", "http://127.0.0.1:1/", "HTTPS"],
         ["-s", "HTTPS/[1-", "HTTPS"],
         ["-sg", "-o", "/dev/null", "-w", "%{url_effective}", "HTTPS/[x]"],
-        ["-s", "-o", "/dev/null", "-w", "%{urlnum} ", "HTTPS/{a,b}", "HTTPS/c", "--next", "-s", "-w", "%{urlnum}", "HTTPS/d"],
+        ["-s", "-o", "/dev/null", "-w", "%{urlnum} ", "HTTPS/{a,b}", "HTTPS/c"],
     ])
     func exitCodesOfSeveralTransfersMatchCurl(arguments: [String]) throws {
         let resolved = arguments.map { $0.replacingOccurrences(of: "HTTPS", with: lab.https("a.test", "")) }
