@@ -65,6 +65,17 @@ struct OutputOptions: Sendable {
                   important: true) { $0.writeOut = $1.text },
     ]
 
+    /// The options that, as in curl, hold for the whole command line rather than one `--next` operation.
+    static let globalNames: Set<String> = ["silent", "show-error", "progress-meter", "verbose"]
+
+    /// These options with the global ones (``globalNames``) taken from `global`.
+    func with(globalsFrom global: OutputOptions) -> OutputOptions {
+        var options = self
+        (options.silent, options.showError) = (global.silent, global.showError)
+        (options.noProgressMeter, options.verbose) = (global.noProgressMeter, global.verbose)
+        return options
+    }
+
     /// Whether error messages go to stderr (curl: unless -s, or -s with -S).
     var showsErrors: Bool { !silent || showError }
 

@@ -22,7 +22,12 @@ enum FetchCommand {
     static func run(_ line: FetchCommandLine) -> Int32 {
         var planned: [Planned] = []
         var urlNumber = 0
-        for (number, operation) in line.operations.enumerated() {
+        let operations = line.operations.map { operation in
+            var operation = operation
+            operation.output = operation.output.with(globalsFrom: line.globalOutput)
+            return operation
+        }
+        for (number, operation) in operations.enumerated() {
             let slots = operation.urls.transfers
             if operation.urls.hasUnusedOutputs, !slots.isEmpty, !operation.output.silent {
                 DescriptorWriter.standardError.write("ipcurl: warning: Got more output options than URLs\n")
@@ -61,7 +66,7 @@ enum FetchCommand {
             }
             trace = TraceOutput(descriptor: descriptor, asciiOnly: asciiOnly, stamped: line.traceTime)
         }
-        let operations = line.operations, transfers = planned, dump = trace
+        let transfers = planned, dump = trace
         // Serial transfers of one operation share a session, so each name is asked once per run.
         let sessions = line.parallel ? [] : operations.map { operation in
             (try? operation.resolver.settings()).flatMap { settings in

@@ -19,6 +19,8 @@ struct FetchOperation: Sendable {
 /// Everything a fetch command line says: its operations (split by `--next`) and what `--help`/`--version` ask for.
 struct FetchCommandLine: SubcommandLine {
     var operations = [FetchOperation()]
+    /// `-s`, `-S`, `--no-progress-meter`, `-v`: global in curl, whichever operation they are given in.
+    var globalOutput = OutputOptions()
     /// `--help WORD`: the word (empty for plain `--help`).
     var help: String?
     var version = false
@@ -41,7 +43,9 @@ struct FetchCommandLine: SubcommandLine {
     static let rows: [OptionRow<FetchCommandLine>] =
         TransferOptions.rows.map { $0.lifted(\.current.transfer) }
         + URLList.rows.map { $0.lifted(\.current.urls) }
-        + OutputOptions.rows.map { $0.lifted(\.current.output) }
+        + OutputOptions.rows.map { row in
+            OutputOptions.globalNames.contains(row.long) ? row.lifted(\.globalOutput) : row.lifted(\.current.output)
+        }
         + FollowOptions.rows.map { $0.lifted(\.current.follow) }
         + ResolverOptions.rows.map { $0.lifted(\.current.resolver) }
         + TLSOptions.rows.map { $0.lifted(\.current.tls) }
