@@ -49,7 +49,7 @@ import Testing
 
     @Test func getPutsTheDataInTheQuery() throws {
         let echo = try Echo(try ipcurl(aliyun + ["-G", "-d", "a=1", "--data-urlencode", "q=hello world", lab.api("a.test", "echo?x=0")]).stdout)
-        #expect(echo.method == "GET" && echo.query == "x=0&a=1&q=hello%20world" && echo.bodyLength == 0)
+        #expect(echo.method == "GET" && echo.query == "x=0&a=1&q=hello+world" && echo.bodyLength == 0)
     }
 
     @Test func formPartsAreMultipartWithTheFileStreamed() throws {
