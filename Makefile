@@ -3,7 +3,7 @@ SHELL := /bin/bash
 PREFIX   ?= /usr/local
 SWIFT    ?= swift
 LAB      := Tests/Lab/lab.sh
-PACKAGES := libcurl4-openssl-dev libssl-dev libyaml-dev nginx-light unbound knot-resolver openssl curl python3 \
+PACKAGES := libcurl4-openssl-dev libssl-dev libyaml-dev nginx-light unbound knot-resolver openssl curl python3 groff-base \
             python3-pip perl prometheus prometheus-blackbox-exporter prometheus-pushgateway
 # Consumers of ipcurl check's reports, from PyPI, and Jenkins' JUnit schema from pytest's source distribution.
 PIP_PACKAGES := xmlschema prometheus-client junitparser
@@ -14,7 +14,7 @@ RELEASE  := -c release --static-swift-stdlib -Xlinker -L$(CURDIR)/Build/static-l
 # swift test must run real tests: fewer than this many counts as a failure ("no tests ran" can't pass).
 MIN_TESTS ?= 490
 
-.PHONY: setup setup-apt setup-consumers build test install demo lab-up lab-down bench clean
+.PHONY: setup setup-apt setup-consumers build test docs install demo lab-up lab-down bench clean
 
 ## setup: apt-get install the C libraries and lab servers (needs root or sudo; skips when all are present),
 ## pip-install the report consumers and fetch junit-10.xsd (each skipped when present)
@@ -62,9 +62,18 @@ test: setup
 	if [ "$${count:-0}" -lt $(MIN_TESTS) ]; then echo "make test: only $${count:-0} tests ran (expected >= $(MIN_TESTS))" >&2; exit 1; fi; \
 	echo "make test: $$count tests passed"
 
-## install: copy the release binary to $(PREFIX)/bin
-install: build
+## docs: the man page and bash, zsh and fish completions, rendered from the option tables into .build/docs
+docs:
+	$(SWIFT) build $(RELEASE) --product ipcurl-docs
+	"$$($(SWIFT) build $(RELEASE) --show-bin-path)/ipcurl-docs" .build/docs
+
+## install: the release binary, its man page and completions under $(DESTDIR)$(PREFIX)
+install: build docs
 	install -D -m 0755 "$$($(SWIFT) build $(RELEASE) --show-bin-path)/ipcurl" "$(DESTDIR)$(PREFIX)/bin/ipcurl"
+	install -D -m 0644 .build/docs/ipcurl.1 "$(DESTDIR)$(PREFIX)/share/man/man1/ipcurl.1"
+	install -D -m 0644 .build/docs/ipcurl.bash "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/ipcurl"
+	install -D -m 0644 .build/docs/_ipcurl "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_ipcurl"
+	install -D -m 0644 .build/docs/ipcurl.fish "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/ipcurl.fish"
 
 ## demo: bring the lab up and make one visible IP-direct request (works offline)
 demo: build lab-up

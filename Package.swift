@@ -35,10 +35,12 @@ let package = Package(
         // also drive the man page and completions that ipcurl-docs writes at build time.
         .target(name: "IPCurlCLI", dependencies: ["IPCurlCore", "OptionTable"]),
         .executableTarget(name: "ipcurl", dependencies: ["IPCurlCLI"]),
+        // Writes the man page and shell completions from the option tables (make docs, make install).
+        .executableTarget(name: "ipcurl-docs", dependencies: ["IPCurlCLI"]),
         .testTarget(name: "CurlKitTests", dependencies: ["CurlKit"]),
         .testTarget(name: "OptionTableTests", dependencies: ["OptionTable"]),
         .testTarget(name: "HTTPDNSTests", dependencies: ["HTTPDNS"]),
         .testTarget(name: "IPCurlCoreTests", dependencies: ["IPCurlCore", "HTTPDNS", "CurlKit"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["ipcurl", "IPCurlCLI", "IPCurlCore", "CurlKit", "HTTPDNS"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["ipcurl", "ipcurl-docs", "IPCurlCLI", "IPCurlCore", "CurlKit", "HTTPDNS"]),
     ]
 )

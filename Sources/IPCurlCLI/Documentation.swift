@@ -1,0 +1,67 @@
+import HTTPDNS
+import OptionTable
+
+/// The man page and shell completions of ipcurl, rendered from the same option tables the parser reads, so
+/// every option is documented and completed exactly as it is parsed. `ipcurl-docs` writes them at build time.
+public enum Documentation {
+    /// Every subcommand with its usage line, summary and options; fetch (the default) first.
+    public static let subcommands: [SubcommandSummary] = [
+        SubcommandSummary(name: "fetch", usage: "ipcurl [options...] <url>...",
+                          summary: "Fetch URLs IP-direct (the default: 'ipcurl URL' is 'ipcurl fetch URL'), with curl's options.",
+                          rows: FetchCommandLine.rows),
+        SubcommandSummary(name: "resolve", usage: "ipcurl resolve [options...] <host>...",
+                          summary: "Resolve hosts through HTTPDNS and print HOST:PORT:IP[,IP...] entries for curl --resolve.",
+                          rows: ResolveCommand.rows),
+        SubcommandSummary(name: "check", usage: "ipcurl check [options...] [<url>...] [--targets <file>]",
+                          summary: "Probe URLs at every HTTPDNS address, check expectations, report as text, JSON, JUnit, TAP or OpenMetrics.",
+                          rows: CheckCommand.rows),
+        SubcommandSummary(name: "cache", usage: "ipcurl cache list [--json] | ipcurl cache clear",
+                          summary: "Show or clear the HTTPDNS answer cache.", rows: CacheCommand.rows),
+    ]
+
+    /// `ipcurl.1`.
+    public static func manPage() -> String {
+        ManPage(program: "ipcurl", tagline: "HTTPS IP-direct client: resolve through HTTPDNS or DoH, connect to the IP, keep SNI, Host and verification on the name",
+                description: [
+                    "ipcurl transfers URLs as curl does, with curl's options and exit codes, but resolves each URL's host through HTTPDNS (Alibaba Cloud, Tencent DNSPod), DNS-over-HTTPS or a resolver command instead of the system resolver, and hands libcurl the answer as CURLOPT_RESOLVE entries: SNI, the Host header and certificate verification stay on the name.",
+                    "Without a resolver option or IPCURL_DNS it asks \(DoHResolver.defaultServers.joined(separator: " then ")). When HTTPDNS gives no usable address the system resolver is asked, with a warning, unless --no-fallback is given (exit 6).",
+                    "Options follow curl's grammar: short options group (-sSLo file), values may be attached (-m5, -XPOST), --opt=value works, a unique prefix names its option, --no-OPT turns a boolean off, -- ends the options. -K FILE reads options in curl's config syntax; a fetch first reads $XDG_CONFIG_HOME/ipcurl/config, else ~/.ipcurlrc, unless -q comes first.",
+                ],
+                subcommands: subcommands,
+                extraSections: [
+                    ("Exit status", [
+                        ("0", "Success."), ("1", "Unsupported protocol; for check: a probe failed."),
+                        ("2", "Usage error: an unknown option, a missing or malformed value."), ("3", "Malformed URL or glob pattern."),
+                        ("4", "The linked libcurl or libcrypto lacks a feature."),
+                        ("6", "Could not resolve: HTTPDNS gave no usable address and the system resolver failed or --no-fallback was given."),
+                        ("7", "Could not connect."), ("22", "HTTP status 400 or more with -f or --fail-with-body."),
+                        ("23", "Could not write the output (-o, -O, -J, -D, stdout)."), ("26", "Could not read a file (body, -K, -H @file, secrets)."),
+                        ("28", "Timeout (--max-time covers resolution too)."), ("33", "-C: the server does not do byte ranges."),
+                        ("35", "TLS handshake failed."), ("47", "More redirects than --max-redirs."),
+                        ("49", "A --resolve entry that does not parse."), ("58, 59", "Client certificate or cipher problem."),
+                        ("60", "Server certificate not verified for the host name."), ("63", "Larger than --max-filesize."),
+                        ("77", "CA file problem."), ("90", "--pinnedpubkey did not match."), ("91", "--cert-status: no valid OCSP response."),
+                    ]),
+                    ("Environment", [
+                        ("IPCURL_DNS", "The resolver when no resolver option is given, e.g. aliyun:ACCOUNT or doh:URL."),
+                        ("IPCURL_CACHE_DIR, XDG_CACHE_HOME, HOME", "Where answers are cached: $IPCURL_CACHE_DIR, else $XDG_CACHE_HOME/ipcurl, else ~/.cache/ipcurl."),
+                        ("XDG_CONFIG_HOME", "The default config file: $XDG_CONFIG_HOME/ipcurl/config, else ~/.ipcurlrc."),
+                        ("IPCURL_HTTPDNS_SECRET, IPCURL_DNSPOD_KEY, IPCURL_DNSPOD_TOKEN, IPCURL_PASS", "Secrets, when their file options are not given."),
+                        ("CURL_CA_BUNDLE, SSL_CERT_DIR, SSL_CERT_FILE", "Trust, as curl reads them, when no trust option is given."),
+                        ("http_proxy, https_proxy, ALL_PROXY, NO_PROXY", "Proxies as libcurl reads them; through a proxy the proxy resolves the name."),
+                        ("NO_COLOR", "No colour in check's text report."),
+                    ]),
+                    ("Files", [
+                        ("$XDG_CONFIG_HOME/ipcurl/config, ~/.ipcurlrc", "Options read before a fetch's command line."),
+                        ("$IPCURL_CACHE_DIR, $XDG_CACHE_HOME/ipcurl, ~/.cache/ipcurl", "The HTTPDNS answer cache (ipcurl cache list|clear)."),
+                    ]),
+                    ("See also", [("", "curl(1)")]),
+                ]).render()
+    }
+
+    /// The completion scripts: bash, zsh and fish.
+    public static func completions() -> (bash: String, zsh: String, fish: String) {
+        let completions = Completions(program: "ipcurl", subcommands: subcommands, defaultName: "fetch", extraWords: ["help"])
+        return (completions.bash(), completions.zsh(), completions.fish())
+    }
+}

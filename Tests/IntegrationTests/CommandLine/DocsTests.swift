@@ -1,0 +1,62 @@
+import Foundation
+import IPCurlCLI
+import Testing
+
+/// The man page and completions ipcurl-docs writes from the real option tables.
+@Suite struct DocsTests {
+    let directory: TemporaryDirectory
+    init() throws {
+        directory = try TemporaryDirectory()
+        let generator = (ipcurlBinary() as NSString).deletingLastPathComponent + "/ipcurl-docs"
+        let result = try run(generator, [directory.path])
+        guard result.status == 0 else { throw LabError("ipcurl-docs failed: \(result.stderr)") }
+    }
+
+    private func read(_ name: String) throws -> String { try String(contentsOfFile: directory.path + "/" + name, encoding: .utf8) }
+
+    @Test func everyOptionOfEverySubcommandIsDocumentedAndCompleted() throws {
+        let page = try read("ipcurl.1"), bash = try read("ipcurl.bash"), zsh = try read("_ipcurl"), fish = try read("ipcurl.fish")
+        var count = 0
+        for command in Documentation.subcommands {
+            for option in command.options {
+                count += 1
+                let roffName = "\\-\\-" + option.long.replacingOccurrences(of: "-", with: "\\-")
+                #expect(page.contains(roffName), "man page lacks --\(option.long)")
+                #expect(bash.contains("--" + option.long), "bash lacks --\(option.long)")
+                #expect(zsh.contains("--" + option.long + (option.short == nil ? "'[" : "}'[")), "zsh lacks --\(option.long)")
+                #expect(fish.contains("__ipcurl_sub \(command.name)' ") && fish.contains(" -l \(option.long)"), "fish lacks --\(option.long)")
+            }
+        }
+        #expect(count > 150)
+    }
+
+    @Test func groffRendersThePageWithoutWarnings() throws {
+        let result = try run("/usr/bin/groff", ["-man", "-ww", "-z", directory.path + "/ipcurl.1"])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+    }
+
+    @Test(arguments: [("ipcurl --cac", "--cacert"), ("ipcurl check --for", "--format"), ("ipcurl ch", "check"),
+                      ("ipcurl --help tl", "tls"), ("ipcurl help re", "resolve"), ("ipcurl --no-progress-m", "--no-progress-meter")])
+    func bashCompletes(line: String, expected: String) throws {
+        let words = line.split(separator: " ").map(String.init)
+        let script = "source \"$0\"; COMP_WORDS=(\(words.map { "'\($0)'" }.joined(separator: " "))); "
+            + "COMP_CWORD=\(words.count - 1); _ipcurl; printf '%s\\n' \"${COMPREPLY[@]}\""
+        let result = try run("/bin/bash", ["-c", script, directory.path + "/ipcurl.bash"])
+        #expect(result.stdout.split(separator: "\n").map(String.init) == [expected], "\(line): \(result.stdout)")
+    }
+
+    @Test func bashCompletesFilesAfterFileOptions() throws {
+        try "x".write(toFile: directory.path + "/target-file.txt", atomically: true, encoding: .utf8)
+        let script = "source \"$0\"; COMP_WORDS=(ipcurl -o \"$1/target-f\"); COMP_CWORD=2; _ipcurl; printf '%s\\n' \"${COMPREPLY[@]}\""
+        let result = try run("/bin/bash", ["-c", script, directory.path + "/ipcurl.bash", directory.path])
+        #expect(result.stdout == directory.path + "/target-file.txt\n")
+    }
+
+    @Test func shellsThatAreInstalledAcceptTheirScripts() throws {
+        for (shell, name) in [("/usr/bin/zsh", "_ipcurl"), ("/usr/bin/fish", "ipcurl.fish"), ("/bin/bash", "ipcurl.bash")]
+        where FileManager.default.isExecutableFile(atPath: shell) {
+            let result = try run(shell, ["-n", directory.path + "/" + name])
+            #expect(result.status == 0, "\(shell) -n \(name): \(result.stderr)")
+        }
+    }
+}
