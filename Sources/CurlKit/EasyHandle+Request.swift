@@ -78,6 +78,10 @@ extension EasyHandle {
     /// - SeeAlso: `CURLOPT_COOKIEJAR`.
     public func set(cookieJar: String) throws(CurlError) { try set(CURLOPT_COOKIEJAR, cookieJar) }
 
+    /// Start a new cookie session: session cookies (no expiry) read from files are dropped.
+    /// - SeeAlso: `CURLOPT_COOKIESESSION`.
+    public func startNewCookieSession() throws(CurlError) { try set(CURLOPT_COOKIESESSION, 1) }
+
     /// A cookie file read into the cookie engine; each call adds one.
     /// - SeeAlso: `CURLOPT_COOKIEFILE`.
     public func set(cookieFile: String) throws(CurlError) { try set(CURLOPT_COOKIEFILE, cookieFile) }

@@ -87,6 +87,7 @@ public enum Commands {
         var config = initial
         var parser = CommandLineParser(rows: rows, positional: positional)
         parser.configFileOption = "config"
+        parser.warn = { DescriptorWriter.standardError.write("ipcurl: warning: \($0)\n") }
         parser.readFile = { path in
             do throws(CurlError) { return String(decoding: try LocalFiles.read(path), as: UTF8.self) } catch {
                 throw CurlError.readError.with(message: "cannot read config from '\(path)'")

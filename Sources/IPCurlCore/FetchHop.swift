@@ -130,6 +130,7 @@ extension FetchRun {
         }
         spec.cookieFiles = request.cookieFiles
         spec.cookieJar = request.cookieJar
+        spec.junkSessionCookies = request.junkSessionCookies
         return spec
     }
 

@@ -58,6 +58,8 @@ public struct FetchRequest: Sendable {
     public var cookies: String?, cookieFiles: [String] = []
     /// `-c/--cookie-jar`: where every cookie is written at the end (`-` is stdout).
     public var cookieJar: String?
+    /// `-j/--junk-session-cookies`: cookies without an expiry read from files are dropped.
+    public var junkSessionCookies = false
     /// `-L`, `--max-redirs`, `--location-trusted`, `--post30x`.
     public var redirects = RedirectRules()
     /// `--limit-rate`, `-r`, `--path-as-is`, `--raw`, `--ignore-content-length`, `--max-filesize`,

@@ -5,7 +5,8 @@
 ///   curl 7.88; `--no-NAME` turns a boolean off.
 /// - The value after an option that takes one is taken whatever it looks like (`-d -1`).
 /// - `--` ends the options; everything else is handed to `positional` in order.
-/// - A config-file row (``configFileOption``) reads a file in curl's `-K` syntax and applies it in place.
+/// - A config-file row (``configFileOption``) reads a file in curl's `-K` syntax and applies it in place; as in
+///   curl, a line with a bad option or value is reported through ``warn`` and skipped.
 /// - SeeAlso: curl's `src/tool_getparam.c` (`getparameter`, `parse_args`), `src/tool_parsecfg.c`.
 public struct CommandLineParser<Config> {
     public let rows: [OptionRow<Config>]
@@ -15,6 +16,9 @@ public struct CommandLineParser<Config> {
     public var configFileOption: String?
     /// Reads a config file (`-` is standard input); the subcommand supplies it so errors carry its exit codes.
     public var readFile: (String) throws -> String = { _ in throw OptionError("config files are not supported") }
+
+    /// Receives a config file's option errors: curl warns about a bad line and reads on.
+    public var warn: (String) -> Void = { _ in }
 
     /// Where secret values sit in the argument list: the argument's index and the byte offset of the value.
     public private(set) var secretValues: [(index: Int, offset: Int)] = []
@@ -141,7 +145,7 @@ public struct CommandLineParser<Config> {
 
     /// Reads a config file and applies each of its lines as an option; errors name the file and line.
     private mutating func readConfig(_ path: String, into config: inout Config) throws {
-        guard configDepth < 8 else { throw OptionError("\(path): config files include each other too deeply") }
+        guard configDepth < 8 else { throw ConfigNestingError(path: path) }
         let text = try readFile(path)
         configDepth += 1
         defer { configDepth -= 1 }
@@ -149,7 +153,7 @@ public struct CommandLineParser<Config> {
             do {
                 try applyConfigEntry(entry, into: &config)
             } catch let error as OptionError {
-                throw OptionError("\(path == "-" ? "<stdin>" : path):\(entry.line): \(error.message)")
+                warn("\(path == "-" ? "<stdin>" : path):\(entry.line): \(error.message); line ignored")
             }
         }
     }
@@ -176,4 +180,10 @@ public struct CommandLineParser<Config> {
         }
         try apply(row, OptionArgument(text: value, isOn: isOn, spelling: spelling), to: &config)
     }
+}
+
+/// Config files that include each other (`config FILE` lines) more than eight deep: fatal, unlike a bad line.
+public struct ConfigNestingError: Error, Sendable, CustomStringConvertible {
+    public let path: String
+    public var description: String { "\(path): config files include each other too deeply" }
 }

@@ -19,6 +19,7 @@ struct TransferOptions: Sendable {
     /// `-b` values in order: `name=value` strings (joined with `;`) and cookie files (each read).
     var cookie: [String] = []
     var cookieJar: String?
+    var junkSessionCookies = false
     var compressed = false
     var httpVersion: Int?
 
@@ -70,6 +71,9 @@ struct TransferOptions: Sendable {
                   "Cookies \"n=v; n2=v2\" (first host only), or a cookie file to read; repeatable", repeatable: true) {
             $0.cookie.append($1.text)
         },
+        OptionRow("junk-session-cookies", "j", .boolean, "", auth, "Drop the session cookies read from -b files") {
+            $0.junkSessionCookies = $1.isOn
+        },
         OptionRow("cookie-jar", "c", .file, "file", auth, "Write every cookie to FILE after the transfer (- for stdout)") {
             $0.cookieJar = $1.text
         },
@@ -97,8 +101,22 @@ struct TransferOptions: Sendable {
         return lines
     }
 
-    /// Fills the request part of `request`.
-    func apply(to request: inout FetchRequest) throws(CurlError) {
+    /// `-d`, `--data-binary` and `--json` with `@FILE` that cannot be read: curl warns and sends nothing for it.
+    private func readableData(warns: Bool) -> [DataArgument] {
+        data.map { argument in
+            guard argument.kind != .raw, argument.kind != .urlencode, argument.text.hasPrefix("@"), argument.text != "@-",
+                  !LocalFiles.isReadableFile(String(argument.text.dropFirst())) else { return argument }
+            if warns {
+                DescriptorWriter.standardError.write(
+                    "ipcurl: warning: Couldn't read data from file \"\(argument.text.dropFirst())\", this makes an empty POST.\n")
+            }
+            return DataArgument(argument.kind, "")
+        }
+    }
+
+    /// Fills the request part of `request`; `warns` is false with `-s`.
+    func apply(to request: inout FetchRequest, warns: Bool) throws(CurlError) {
+        let data = readableData(warns: warns)
         request.method = method
         request.headers = try Self.expandingFiles(headers)
         if data.contains(where: { $0.kind == .json }) {
@@ -142,6 +160,7 @@ struct TransferOptions: Sendable {
         if !strings.isEmpty { request.cookies = strings.joined(separator: ";") }
         request.cookieFiles = cookie.filter { !$0.contains("=") }
         request.cookieJar = cookieJar
+        request.junkSessionCookies = junkSessionCookies
         request.compressed = compressed
         if let httpVersion { request.httpVersion = httpVersion }
     }

@@ -107,7 +107,7 @@ enum FetchCommand {
         var request = FetchRequest(url: transfer.url)
         request.transport = try operation.resolver.transport()
         request.resolver = try operation.resolver.settings()
-        try operation.transfer.apply(to: &request)
+        try operation.transfer.apply(to: &request, warns: !operation.output.silent)
         request.outputPath = transfer.output.map(operation.output.placed)
         if transfer.remoteName { request.outputPath = operation.output.placed(try URLList.remoteName(of: request.url)) }
         try operation.output.apply(to: &request)

@@ -68,10 +68,27 @@ public struct DataArgument: Sendable, Equatable {
         case .ascii, .binary, .json:
             guard text.hasPrefix("@") else { return Array(text.utf8) }
             let content = try LocalFiles.read(String(text.dropFirst()))
-            return kind != .ascii ? content : content.filter { $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") }
+            return kind != .ascii ? content : Self.asTextLines(content)
         case .urlencode:
             return try urlEncoded()
         }
+    }
+
+    /// `-d @file` as curl 7.88 reads it (`file2string`): in chunks of at most 255 bytes ending at each newline,
+    /// each cut at its first CR, LF or NUL.
+    static func asTextLines(_ content: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        var start = 0
+        while start < content.count {
+            var end = start
+            while end < content.count, end - start < 255 {
+                end += 1
+                if content[end - 1] == 0x0A { break }
+            }
+            out += content[start..<end].prefix { $0 != 0x0D && $0 != 0x0A && $0 != 0 }
+            start = end
+        }
+        return out
     }
 
     /// curl's `--data-urlencode` forms: the part after the first `=` is encoded, or a file after `@`.
@@ -88,23 +105,20 @@ public struct DataArgument: Sendable, Equatable {
         return name.isEmpty ? content : Array(name.utf8) + [UInt8(ascii: "=")] + content
     }
 
-    /// `--data-urlencode`'s encoding in curl 7.88: a space becomes `+`, every other byte but the RFC 3986
-    /// unreserved characters becomes `%xx` in lower-case hex (what signed requests are computed over).
+    /// `--data-urlencode`'s encoding in curl 7.88: `curl_easy_escape` (upper-case `%XX` for every byte but the
+    /// RFC 3986 unreserved characters), then `+` for each space (what signed requests are computed over).
     public static func formEncoded(_ bytes: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         for byte in bytes {
-            if byte == UInt8(ascii: " ") { out.append(UInt8(ascii: "+")) } else { out += percentEncoded([byte], digits: lowerHex) }
+            if byte == UInt8(ascii: " ") { out.append(UInt8(ascii: "+")) } else { out += percentEncoded([byte]) }
         }
         return out
     }
 
-    private static let upperHex = Array("0123456789ABCDEF".utf8), lowerHex = Array("0123456789abcdef".utf8)
-
     /// Percent-encodes everything but RFC 3986 unreserved characters, as `curl_easy_escape` does.
-    public static func percentEncoded(_ bytes: [UInt8]) -> [UInt8] { percentEncoded(bytes, digits: upperHex) }
-
-    private static func percentEncoded(_ bytes: [UInt8], digits hex: [UInt8]) -> [UInt8] {
+    public static func percentEncoded(_ bytes: [UInt8]) -> [UInt8] {
+        let hex = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         for byte in bytes {

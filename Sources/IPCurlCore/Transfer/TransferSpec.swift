@@ -26,7 +26,7 @@ struct TransferSpec {
     /// `user:password` for `CURLOPT_USERPWD`; only set when this hop may carry credentials.
     var credentials: Secret?
     /// `name=value` cookies (credentials too), cookie files for the engine, and the jar written at the end.
-    var cookies: String?, cookieFiles: [String] = [], cookieJar: String?
+    var cookies: String?, cookieFiles: [String] = [], cookieJar: String?, junkSessionCookies = false
     var compressed = false
     /// `-f`: an HTTP status of 400 or more is exit 22.
     var failsOnHTTPError = false
@@ -87,6 +87,7 @@ struct TransferSpec {
         if let cookies { try handle.set(cookies: cookies) }
         for file in cookieFiles { try handle.set(cookieFile: file) }
         if let cookieJar { try handle.set(cookieJar: cookieJar) }
+        if junkSessionCookies { try handle.startNewCookieSession() }
         return handle
     }
 }

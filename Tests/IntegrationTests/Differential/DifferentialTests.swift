@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+/// The differential suite: every row of ``DifferentialRows`` run with curl 7.88.1 and with ipcurl against the lab,
+/// comparing the exit code, stdout (which for most rows is the echo backend's report of the method, headers and
+/// body digest it received) and the files each tool wrote. Response `Date` header lines are the one thing left out.
+@Suite struct DifferentialTests {
+    static let rows = DifferentialRows.all
+
+    @Test func theSuiteHasAtLeast200Lines() {
+        #expect(Self.rows.count >= 200)
+        let lines = Self.rows.map(\.testDescription)
+        #expect(Set(lines).count == lines.count, "repeated: \(lines.filter { line in lines.filter { $0 == line }.count > 1 })")
+    }
+
+    @Test(arguments: rows)
+    func curlAndIpcurlAgree(row: DifferentialRow) throws {
+        let lab = try Lab.current()
+        let key = "diff-\(UInt32.random(in: 0...UInt32.max))"
+        let pins = ["a.test", "b.test"].flatMap { ["--resolve", "\($0):\(lab.httpsPort):\(lab.ip)", "--resolve", "\($0):\(lab.httpPort):\(lab.ip)"] }
+        let common = ["--cacert", lab.ca, "-A", "differential"]
+        let resolver = row.viaDoH ? ["--doh", lab.dohURL] : pins
+        let ours = try Side(lab: lab, row: row, key: key, pins: ["--no-fallback"] + resolver + common)
+        let theirs = try Side(lab: lab, row: row, key: key + "c", pins: pins + common)
+        let environment = CurlOracle.environment(["HOME": ours.directory.path, "XDG_CONFIG_HOME": ours.directory.path])
+        let mine = try ipcurl(["--no-fallback"] + resolver + common + ours.arguments, stdin: row.stdin.map { Data($0.utf8) },
+                              environment: environment)
+        let curls = try run("/usr/bin/curl", ["-q"] + pins + common + theirs.arguments, stdin: row.stdin.map { Data($0.utf8) },
+                            environment: environment)
+        if let kept = row.kept {
+            #expect(mine.status == 0 && curls.status == 2, "\(kept): ipcurl \(mine.status), curl \(curls.status)")
+            return
+        }
+        #expect(mine.status == curls.status, "ipcurl \(mine.status) \(mine.stderr.prefix(300)) / curl \(curls.status) \(curls.stderr.prefix(300))")
+        #expect(Self.undated(mine.stdout, ours) == Self.undated(curls.stdout, theirs))
+        #expect(try ours.files() == theirs.files())
+    }
+
+    /// `text` without `Date:` header lines and with the side's scratch directory written as `{DIR}`.
+    static func undated(_ text: String, _ side: Side) -> [String] {
+        text.replacingOccurrences(of: side.directory.path, with: "{DIR}").split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.lowercased().hasPrefix("date:") }.map(String.init)
+    }
+
+    /// One tool's run of a row: its scratch directory (with the input files) and the arguments with placeholders filled.
+    struct Side {
+        let directory: TemporaryDirectory
+        let arguments: [String]
+        private var inputs: Set<String> { ["file.txt", "bin.dat", "headers", "cookies", "cfg"] }
+
+        init(lab: Lab, row: DifferentialRow, key: String, pins: [String]) throws {
+            directory = try TemporaryDirectory()
+            let path = directory.path
+            try "line one\r\nline two\n".write(toFile: path + "/file.txt", atomically: true, encoding: .utf8)
+            try Data([0, 1, 2, 0xFF, 0x0A, 0x0D, 0x41]).write(to: URL(fileURLWithPath: path + "/bin.dat"))
+            try "X-From-File: 1\nX-Other: two words\n".write(toFile: path + "/headers", atomically: true, encoding: .utf8)
+            try "a.test\tFALSE\t/\tFALSE\t0\tjar\tv\n".write(toFile: path + "/cookies", atomically: true, encoding: .utf8)
+            func filled(_ text: String) -> String {
+                text.replacingOccurrences(of: "{A}", with: "https://a.test:\(lab.httpsPort)")
+                    .replacingOccurrences(of: "{B}", with: "https://b.test:\(lab.httpsPort)")
+                    .replacingOccurrences(of: "{H}", with: "http://a.test:\(lab.httpPort)")
+                    .replacingOccurrences(of: "{PORT}", with: "\(lab.httpsPort)")
+                    .replacingOccurrences(of: "{DIR}", with: path).replacingOccurrences(of: "{FILE}", with: path + "/file.txt")
+                    .replacingOccurrences(of: "{BIN}", with: path + "/bin.dat").replacingOccurrences(of: "{HEADERS}", with: path + "/headers")
+                    .replacingOccurrences(of: "{COOKIES}", with: path + "/cookies").replacingOccurrences(of: "{CFG}", with: path + "/cfg")
+                    .replacingOccurrences(of: "{KEY}", with: key)
+            }
+            if let config = row.config { try filled(config).write(toFile: path + "/cfg", atomically: true, encoding: .utf8) }
+            arguments = row.arguments.flatMap { $0 == "{PINS}" ? pins : [filled($0)] }
+        }
+
+        /// The files the tool wrote (inputs aside), by relative path, with their contents.
+        func files() throws -> [String: Data] {
+            var found: [String: Data] = [:]
+            let enumerator = FileManager.default.enumerator(atPath: directory.path)
+            while let name = enumerator?.nextObject() as? String {
+                var isDirectory: ObjCBool = false
+                let full = directory.path + "/" + name
+                guard !inputs.contains(name), FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory),
+                      !isDirectory.boolValue else { continue }
+                let text = try String(contentsOfFile: full, encoding: .utf8)
+                found[name] = Data(text.split(separator: "\n", omittingEmptySubsequences: false)
+                    .filter { !$0.lowercased().hasPrefix("date:") }.joined(separator: "\n").utf8)
+            }
+            return found
+        }
+    }
+}
