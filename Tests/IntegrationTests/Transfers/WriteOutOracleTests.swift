@@ -38,6 +38,15 @@ import Testing
         #expect(ours.stdout.contains("\"set-cookie\":[\"a=1; Path=/\",\"b=2; Path=/\"]"))
     }
 
+    @Test func aFormatFileLosesItsLineEndingsAsCurlReadsIt() throws {
+        let scratch = try TemporaryDirectory()
+        try "code=%{http_code}\r\nsize=%{size_download}\n\\n\n".write(toFile: scratch.path + "/format", atomically: true, encoding: .utf8)
+        let common = ["-s", "-o", "/dev/null", "-w", "@" + scratch.path + "/format", lab.api("a.test", "status?code=201")]
+        let ours = try ipcurl(aliyun + common)
+        let theirs = try run("/usr/bin/curl", ["--cacert", lab.ca, "--resolve", "a.test:\(lab.httpsPort):\(lab.ip)"] + common)
+        #expect(ours.status == 0 && ours.stdout == theirs.stdout && ours.stdout.hasPrefix("code=201size="), "\(ours.stdout)")
+    }
+
     @Test func singleRequestMatchesCurl() throws {
         try compare(["-o", "/dev/null", lab.api("a.test", "echo?x=1")], hosts: ["a.test"])
         // The backend reads the body before it answers (nginx's own 404 may not), so size_upload is not a race.
