@@ -129,7 +129,7 @@ public struct CommandLineParser<Config> {
             throw OptionError("option --\(name): is ambiguous (\(names)\(matches.count > 4 ? ", ..." : ""))")
         }
         var message = "option --\(name): is unknown"
-        if let close = OptionSuggestion.closest(to: name, among: rows.filter { !$0.hidden }.map(\.long)) {
+        if let close = OptionSuggestion.closest(to: name, among: rows.map(\.long)) {
             message += "; did you mean --\(close)?"
         }
         throw OptionError(message)

@@ -17,30 +17,29 @@ public struct HelpText<Config> {
     /// The categories in the order their first option appears.
     public var categories: [OptionCategory] {
         var seen: [OptionCategory] = []
-        for row in rows where !row.hidden && !seen.contains(row.category) { seen.append(row.category) }
+        for row in rows where !seen.contains(row.category) { seen.append(row.category) }
         return seen
     }
 
     /// What `--help WORD` prints: the important options (empty word), `all`, `category`, or one category;
     /// `nil` for a word that names none.
     public func render(_ word: String) -> String? {
-        let visible = rows.filter { !$0.hidden }
         switch word {
         case "":
-            let important = visible.filter(\.important)
-            return "Usage: \(usage)\n" + table(important.isEmpty ? visible : important)
+            let important = rows.filter(\.important)
+            return "Usage: \(usage)\n" + table(important.isEmpty ? rows : important)
                 + "This is not the full help; the options are grouped in categories.\n"
                 + "Use \"\(helpCommand) category\" for the list of categories.\n"
                 + "For all options use the manual (man ipcurl) or \"\(helpCommand) all\".\n"
         case "all":
-            return "Usage: \(usage)\n" + table(visible)
+            return "Usage: \(usage)\n" + table(rows)
         case "category":
             let width = (categories.map(\.name.count).max() ?? 0) + 2
             let lines = categories.map { " " + $0.name.padding(to: width) + $0.summary + "\n" }
             return "Usage: \(helpCommand) [category]\nCategories:\n" + lines.joined()
         default:
             guard let category = categories.first(where: { $0.name == word }) else { return nil }
-            return "\(category.summary)\n" + table(visible.filter { $0.category == category })
+            return "\(category.summary)\n" + table(rows.filter { $0.category == category })
         }
     }
 

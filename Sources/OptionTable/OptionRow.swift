@@ -57,14 +57,12 @@ public struct OptionRow<Config>: Sendable {
     public let important: Bool
     /// The value is a credential: blanked in the process's argv once read, as curl blanks `-u`.
     public let secret: Bool
-    /// Kept out of help, the man page and completions (aliases such as `--doh-url` for `--doh`).
-    public let hidden: Bool
     /// Applies the option to the configuration; a thrown error stops the parse.
     public let apply: @Sendable (inout Config, OptionArgument) throws -> Void
 
     public init(_ long: String, _ short: Character? = nil, _ argument: ArgumentKind, _ valueName: String = "",
                 _ category: OptionCategory, _ help: String, repeatable: Bool = false, important: Bool = false,
-                secret: Bool = false, hidden: Bool = false,
+                secret: Bool = false,
                 apply: @escaping @Sendable (inout Config, OptionArgument) throws -> Void) {
         self.long = long
         self.short = short
@@ -75,7 +73,6 @@ public struct OptionRow<Config>: Sendable {
         self.category = category
         self.important = important
         self.secret = secret
-        self.hidden = hidden
         self.apply = apply
     }
 
@@ -95,7 +92,7 @@ extension OptionRow {
                               after: (@Sendable (inout Outer, OptionArgument) -> Void)? = nil) -> OptionRow<Outer> {
         let apply = self.apply
         return OptionRow<Outer>(long, short, argument, valueName, category, help, repeatable: repeatable,
-                                important: important, secret: secret, hidden: hidden) { outer, argument in
+                                important: important, secret: secret) { outer, argument in
             try apply(&outer[keyPath: path], argument)
             after?(&outer, argument)
         }

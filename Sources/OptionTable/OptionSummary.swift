@@ -25,7 +25,7 @@ public struct OptionSummary: Sendable, Equatable {
 }
 
 /// What a document says about one subcommand: its name (empty for the default one), usage line, summary and
-/// visible options.
+/// options.
 public struct SubcommandSummary: Sendable {
     public let name: String
     public let usage: String
@@ -36,7 +36,7 @@ public struct SubcommandSummary: Sendable {
         self.name = name
         self.usage = usage
         self.summary = summary
-        options = rows.filter { !$0.hidden }.map(OptionSummary.init)
+        options = rows.map(OptionSummary.init)
     }
 
     /// The categories in the order their first option appears.
