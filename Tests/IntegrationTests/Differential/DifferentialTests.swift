@@ -38,8 +38,9 @@ import Testing
 
     /// `text` without `Date:` header lines and with the side's scratch directory written as `{DIR}`.
     static func undated(_ text: String, _ side: Side) -> [String] {
-        text.replacingOccurrences(of: side.directory.path, with: "{DIR}").split(separator: "\n", omittingEmptySubsequences: false)
-            .filter { !$0.lowercased().hasPrefix("date:") }.map(String.init)
+        // Foundation splits at the "\n" of "\r\n" (Swift's split would not: "\r\n" is one Character), so header lines split.
+        text.replacingOccurrences(of: side.directory.path, with: "{DIR}").components(separatedBy: "\n")
+            .filter { !$0.lowercased().hasPrefix("date:") }
     }
 
     /// One tool's run of a row: its scratch directory (with the input files) and the arguments with placeholders filled.
@@ -79,7 +80,7 @@ import Testing
                 guard !inputs.contains(name), FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory),
                       !isDirectory.boolValue else { continue }
                 let text = try String(contentsOfFile: full, encoding: .utf8)
-                found[name] = Data(text.split(separator: "\n", omittingEmptySubsequences: false)
+                found[name] = Data(text.components(separatedBy: "\n")
                     .filter { !$0.lowercased().hasPrefix("date:") }.joined(separator: "\n").utf8)
             }
             return found
