@@ -9,7 +9,8 @@ import CCurl
 /// - SeeAlso: `CURLOPT_CAINFO`, `CURLOPT_CAPATH`, `CURLOPT_SSL_VERIFYPEER`, `CURLOPT_SSL_VERIFYHOST`,
 ///   `CURLOPT_CONNECTTIMEOUT_MS`, `CURLOPT_TIMEOUT_MS`.
 public struct TransportOptions: Sendable, Equatable {
-    /// A PEM bundle to verify peers with (`--cacert`); `nil` uses the system store.
+    /// A PEM bundle to verify peers with (`--cacert`); with ``caPath`` also `nil`, the system store
+    /// (``SystemTrust``: its hashed directory when that is current, else libcurl's defaults).
     public var caFile: String?
     /// A directory of hashed CA certificates (`--capath`), used besides ``caFile`` and libcurl's default store.
     public var caPath: String?
@@ -31,7 +32,11 @@ public struct TransportOptions: Sendable, Equatable {
     /// Applies these settings to `handle`.
     public func apply(to handle: EasyHandle) throws(CurlError) {
         if let caFile { try handle.set(CURLOPT_CAINFO, caFile) }
-        if let caPath { try handle.set(caPath: caPath) }
+        if let caPath {
+            try handle.set(caPath: caPath)
+        } else {
+            try SystemTrust.choose(for: handle, caFile: caFile).apply(to: handle)
+        }
         try handle.set(CURLOPT_SSL_VERIFYPEER, insecure ? 0 : 1)
         try handle.set(CURLOPT_SSL_VERIFYHOST, insecure ? 0 : 2)
         if let connectTimeoutMS { try handle.set(CURLOPT_CONNECTTIMEOUT_MS, max(1, connectTimeoutMS)) }
