@@ -19,6 +19,8 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // libc calls that need _GNU_SOURCE (renameat2); header only.
+        .systemLibrary(name: "CSystem"),
         .systemLibrary(
             name: "CYAML",
             providers: [.apt(["libyaml-dev"])]
@@ -29,7 +31,7 @@ let package = Package(
         .target(name: "HTTPDNS", dependencies: ["CCrypto"]),
         // libyaml is linked statically: only `check --targets` uses it, and a shared libyaml costs every start
         // about 0.35 M instructions of symbol lookups.
-        .target(name: "IPCurlCore", dependencies: ["HTTPDNS", "CurlKit", "CYAML"],
+        .target(name: "IPCurlCore", dependencies: ["HTTPDNS", "CurlKit", "CYAML", "CSystem"],
                 linkerSettings: [.linkedLibrary(":libyaml.a")]),
         // The subcommands and their option tables; the ipcurl executable is only its entry point, and the tables
         // also drive the man page and completions that ipcurl-docs writes at build time.

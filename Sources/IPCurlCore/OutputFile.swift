@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CSystem
 import CurlKit
 import HTTPDNS
 
@@ -87,7 +88,7 @@ final class OutputFile {
         guard let temporary else { return }
         self.temporary = nil
         defer { SignalCleanup.unregister(temporary.token) }
-        let moved = rewritesInPlace ? Self.copy(temporary.path, over: target) : rename(temporary.path, target) == 0
+        let moved = rewritesInPlace ? Self.copy(temporary.path, over: target) : Self.replace(target, with: temporary.path)
         guard moved else {
             let reason = String(cString: strerror(errno))
             unlink(temporary.path)
@@ -95,6 +96,19 @@ final class OutputFile {
         }
         if rewritesInPlace { unlink(temporary.path) }
         if syncsToDisk { Self.syncDirectory(of: target) }
+    }
+
+    /// Puts `temporary` at `target` atomically. An existing target is swapped with it (`RENAME_EXCHANGE`) and its
+    /// old content unlinked under the temporary name: renaming over an existing file makes ext4 start writing the
+    /// new file back there and then (its replace-via-rename heuristic, `auto_da_alloc`), about 15-25 ms for 64 MiB,
+    /// which a plain rename onto the name would cost every download that replaces a file. Readers see the old or
+    /// the new file, never neither. Where exchange is unsupported (or the target is gone), a plain rename.
+    private static func replace(_ target: String, with temporary: String) -> Bool {
+        if csystem_rename_exchange(temporary, target) == 0 {
+            unlink(temporary)
+            return true
+        }
+        return rename(temporary, target) == 0
     }
 
     /// Flushes the directory entry of the rename, so the new name survives a crash; best effort.

@@ -1,0 +1,24 @@
+// libc calls that Glibc's Swift module does not import (they need _GNU_SOURCE), as static inline wrappers
+// prefixed `csystem_`.
+#ifndef CSYSTEM_SHIM_H
+#define CSYSTEM_SHIM_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+
+// Atomically swaps the names `from` and `to` (both must exist): renameat2(2) with RENAME_EXCHANGE. -1 and errno
+// EINVAL or ENOSYS where the file system or kernel cannot.
+static inline int csystem_rename_exchange(const char *from, const char *to) {
+#ifdef RENAME_EXCHANGE
+    return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_EXCHANGE);
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+#endif
