@@ -13,8 +13,10 @@ public final class EasyHandle {
     /// The underlying `CURL *`. Valid until this object is deinitialised.
     public let raw: UnsafeMutableRawPointer
     private let errorBuffer: UnsafeMutablePointer<CChar>
-    /// Lists handed to libcurl, kept alive because libcurl does not copy them (CURLOPT_RESOLVE, CURLOPT_HTTPHEADER).
-    private var lists: [UInt32: StringList] = [:]
+    /// Lists handed to libcurl, kept alive because libcurl does not copy them (CURLOPT_RESOLVE, CURLOPT_HTTPHEADER):
+    /// a handful at most, so an array (a dictionary's hashed storage costs a protocol-conformance scan of the
+    /// runtime at start-up).
+    private var lists: [(option: UInt32, list: StringList)] = []
 
     /// Receives each chunk of the response body; return `false` to abort the transfer with exit 23.
     public var onBody: ((UnsafeRawBufferPointer) -> Bool)?
@@ -77,7 +79,12 @@ public final class EasyHandle {
     public func set(_ option: CURLoption, list: [String]) throws(CurlError) {
         let owned = try StringList(list)
         try check(ccurl_easy_setopt_slist(raw, option, owned.head), option)
-        lists[option.rawValue] = owned  // the previous list (if any) is freed only after libcurl let go of it
+        // The previous list (if any) is freed only after libcurl let go of it.
+        if let index = lists.firstIndex(where: { $0.option == option.rawValue }) {
+            lists[index].list = owned
+        } else {
+            lists.append((option.rawValue, owned))
+        }
     }
 
     /// Sets a pointer option whose target `owner` keeps alive (a `curl_mime *`, a `CURLSH *`); the handle holds
@@ -112,7 +119,7 @@ public final class EasyHandle {
     }
 
     /// The strings last set for a list option (e.g. the exact `CURLOPT_RESOLVE` entries), for logging and tests.
-    public func listStrings(_ option: CURLoption) -> [String] { lists[option.rawValue]?.strings ?? [] }
+    public func listStrings(_ option: CURLoption) -> [String] { lists.first { $0.option == option.rawValue }?.list.strings ?? [] }
 
     private func check(_ result: CURLcode, _ option: CURLoption) throws(CurlError) {
         guard result != CURLE_OK else { return }

@@ -24,7 +24,7 @@ public struct RetryRules: Sendable, Equatable {
     public init() {}
 
     /// HTTP statuses curl treats as transient.
-    public static let transientStatuses: Set<Int> = [408, 429, 500, 502, 503, 504]
+    public static let transientStatuses: [Int] = [408, 429, 500, 502, 503, 504]
     static let firstBackoffMS = 1_000, maxBackoffMS = 600_000
 
     /// What one finished attempt looked like.

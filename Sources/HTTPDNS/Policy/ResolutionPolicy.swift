@@ -148,11 +148,12 @@ public final class ResolutionPolicy {
     private func usable(_ answer: ResolverAnswer, spelled: String, port: Int, cache use: CacheUse,
                         cleaning: Bool = true) -> Result<Resolution, ResolutionError> {
         var kept: [IPAddress] = []
-        var perFamily: [IPAddress.Family: Int] = [:]
+        var perFamily = (v4: 0, v6: 0)  // counters, not a dictionary: no hashed-container metadata at start-up
         for address in families.ordered(answer.addresses) where !kept.contains(address) {
-            guard !cleaning || address.isUsable(v6Only: families == .v6Only) && perFamily[address.family, default: 0] < Self.maximumAddressesPerFamily
+            let count = address.family == .v4 ? perFamily.v4 : perFamily.v6
+            guard !cleaning || address.isUsable(v6Only: families == .v6Only) && count < Self.maximumAddressesPerFamily
             else { continue }
-            perFamily[address.family, default: 0] += 1
+            if address.family == .v4 { perFamily.v4 += 1 } else { perFamily.v6 += 1 }
             kept.append(address)
         }
         let lookupName = HostName.lookupName(spelled) ?? answer.host

@@ -66,7 +66,7 @@ struct OutputOptions: Sendable {
     ]
 
     /// The options that, as in curl, hold for the whole command line rather than one `--next` operation.
-    static let globalNames: Set<String> = ["silent", "show-error", "progress-meter", "verbose"]
+    static let globalNames: [String] = ["silent", "show-error", "progress-meter", "verbose"]
 
     /// These options with the global ones (``globalNames``) taken from `global`.
     func with(globalsFrom global: OutputOptions) -> OutputOptions {
