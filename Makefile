@@ -2,6 +2,7 @@ SHELL := /bin/bash
 # ipcurl — build, test and demo. `make setup && make demo`, then `make test`.
 PREFIX   ?= /usr/local
 SWIFT    ?= swift
+SWIFTC   ?= swiftc
 LAB      := Tests/Lab/lab.sh
 PACKAGES := libcurl4-openssl-dev libssl-dev libyaml-dev nginx-light unbound knot-resolver openssl curl python3 groff-base \
             python3-pip perl prometheus prometheus-blackbox-exporter prometheus-pushgateway
@@ -85,9 +86,15 @@ lab-up:
 lab-down:
 	@$(LAB) down
 
-## bench: startup and request timings against curl (needs hyperfine)
+## bench: ipcurl against curl on the lab, paired and interleaved, with callgrind counts and peak RSS, written to
+## BENCHMARKS.md; also builds the floor programs of Benchmarks/Floor (needs valgrind; root for system-store rows)
 bench: build lab-up
-	@Tests/Lab/bench.sh "$$($(SWIFT) build $(RELEASE) --show-bin-path)/ipcurl"
+	@mkdir -p .build/bench
+	$(SWIFTC) -O -static-stdlib -parse-as-library -I Sources/CCurl -L $(CURDIR)/Build/static-libstdc++ \
+	  Benchmarks/Floor/floor.swift -o .build/bench/floor
+	$(CC) -O2 Benchmarks/Floor/floor.c -lcurl -o .build/bench/floor-c
+	@set -a; . "$$($(LAB) env)"; set +a; \
+	python3 Benchmarks/bench.py "$$($(SWIFT) build $(RELEASE) --show-bin-path)/ipcurl" .build/bench BENCHMARKS.md
 
 clean:
 	rm -rf .build .lab

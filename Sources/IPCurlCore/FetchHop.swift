@@ -140,9 +140,12 @@ extension FetchRun {
         return name == "authorization" || name == "cookie" || name == "proxy-authorization"
     }
 
+    /// `strings` without repeats, first occurrence kept: a few `--resolve` entries, so searched in order (a set's
+    /// hashed storage costs a start-up a protocol-conformance scan of the runtime).
     private static func uniqued(_ strings: [String]) -> [String] {
-        var seen = Set<String>()
-        return strings.filter { seen.insert($0).inserted }
+        var kept: [String] = []
+        for string in strings where !kept.contains(string) { kept.append(string) }
+        return kept
     }
 }
 

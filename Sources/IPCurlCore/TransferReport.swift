@@ -12,10 +12,10 @@ public struct TransferReport: Sendable {
     /// `%{remote_ip}`, `%{remote_port}`, `%{local_ip}`, `%{local_port}`.
     public var remoteIP = "", remotePort = 0, localIP = "", localPort = 0
     /// Times in microseconds since the start: `%{time_namelookup}` … `%{time_total}`, and ipcurl's `%{dns_time}`.
-    public var microseconds: [String: Int64] = [:]
+    public var microseconds = NamedValues()
     /// `%{size_download}`, `%{size_upload}`, `%{size_header}`, `%{size_request}`, `%{speed_download}`,
     /// `%{speed_upload}` (bytes per second).
-    public var counts: [String: Int64] = [:]
+    public var counts = NamedValues()
     /// `%{url_effective}`: the URL last requested.
     public var effectiveURL: String
     /// `%{url}`: the URL as given on the command line; `%{urlnum}`: its 0-based index among the URLs given.
@@ -118,17 +118,17 @@ public struct TransferReport: Sendable {
     public static func chain(_ hops: [TransferReport]) -> TransferReport {
         guard let first = hops.first, var report = hops.last else { return TransferReport(url: "") }
         guard hops.count > 1 else { return report }
-        func sum(_ key: String, _ table: KeyPath<TransferReport, [String: Int64]>) -> Int64 {
-            hops.reduce(0) { $0 + ($1[keyPath: table][key] ?? 0) }
+        func sum(_ key: String, _ table: (TransferReport) -> NamedValues) -> Int64 {
+            hops.reduce(0) { $0 + (table($1)[key] ?? 0) }
         }
         for key in ["time_namelookup", "time_connect", "time_appconnect", "time_pretransfer",
                     "time_starttransfer", "time_total", "dns_time"] {
-            report.microseconds[key] = sum(key, \.microseconds)
+            report.microseconds[key] = sum(key) { $0.microseconds }
         }
         report.microseconds["time_redirect"] = hops.dropLast().reduce(report.microseconds["time_redirect"] ?? 0) {
             $0 + ($1.microseconds["time_total"] ?? 0)
         }
-        for key in ["size_header", "size_request"] { report.counts[key] = sum(key, \.counts) }
+        for key in ["size_header", "size_request"] { report.counts[key] = sum(key) { $0.counts } }
         let total = report.microseconds["time_total"] ?? 0
         for (speed, size) in [("speed_download", "size_download"), ("speed_upload", "size_upload")] {
             let bytes = report.counts[size] ?? 0

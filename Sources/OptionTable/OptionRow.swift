@@ -87,13 +87,15 @@ public struct OptionRow<Config>: Sendable {
 }
 
 extension OptionRow {
-    /// The same option applied to a part of a larger configuration (the resolver options inside a fetch's).
-    public func lifted<Outer>(_ path: WritableKeyPath<Outer, Config> & Sendable,
+    /// The same option applied to a part of a larger configuration (the resolver options inside a fetch's):
+    /// `part` hands the body the part in place, `{ outer, body in try body(&outer.resolver) }`. A closure rather
+    /// than a key path: each key path type is a generic class the runtime instantiates at start-up.
+    public func lifted<Outer>(_ part: @escaping @Sendable (inout Outer, (inout Config) throws -> Void) throws -> Void,
                               after: (@Sendable (inout Outer, OptionArgument) -> Void)? = nil) -> OptionRow<Outer> {
         let apply = self.apply
         return OptionRow<Outer>(long, short, argument, valueName, category, help, repeatable: repeatable,
                                 important: important, secret: secret) { outer, argument in
-            try apply(&outer[keyPath: path], argument)
+            try part(&outer) { try apply(&$0, argument) }
             after?(&outer, argument)
         }
     }

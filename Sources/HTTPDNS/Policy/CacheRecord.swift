@@ -61,33 +61,35 @@ public struct CacheRecord: Sendable, Equatable {
         guard lines.first == Self.magic else { throw CacheFileError("not an ipcurl cache file") }
         let keys = ["host", "family", "provider", "source", "origin", "ttl", "stored", "addresses"]
         guard lines.count == keys.count + 1 else { throw CacheFileError("expected \(keys.count + 1) lines, found \(lines.count)") }
-        var values: [String: String] = [:]
+        // The values in the order of `keys` (an array: a dictionary's hashed storage costs start-up a
+        // protocol-conformance scan of the runtime, and the order is fixed anyway).
+        var values: [String] = []
         for (key, line) in zip(keys, lines.dropFirst()) {
             guard line == key || line.hasPrefix(key + " ") else { throw CacheFileError("expected a '\(key)' line") }
-            values[key] = String(line.dropFirst(min(line.count, key.count + 1)))
+            values.append(String(line.dropFirst(min(line.count, key.count + 1))))
         }
-        guard let host = values["host"].flatMap(HostName.normalized), host == values["host"] else {
+        let (hostValue, familyValue, provider, sourceName, origin, ttlValue, storedValue, addressList) =
+            (values[0], values[1], values[2], values[3], values[4], values[5], values[6], values[7])
+        guard let host = HostName.normalized(hostValue), host == hostValue else {
             throw CacheFileError("bad host")
         }
-        guard let family = IPAddress.Family(cacheName: values["family"] ?? "") else { throw CacheFileError("bad family") }
-        let provider = values["provider"] ?? ""
+        guard let family = IPAddress.Family(cacheName: familyValue) else { throw CacheFileError("bad family") }
         guard provider.utf8.count == 32, Hex.decode(provider) != nil else { throw CacheFileError("bad provider digest") }
-        let sourceName = values["source"] ?? ""
         guard ProviderKind(rawValue: sourceName)?.isCacheable == true else { throw CacheFileError("unknown source") }
-        guard let ttl = values["ttl"].flatMap({ UInt32($0) }), ttl <= ResolverAnswer.maximumTTL else {
+        guard let ttl = UInt32(ttlValue), ttl <= ResolverAnswer.maximumTTL else {
             throw CacheFileError("bad ttl")
         }
-        guard let stored = values["stored"].flatMap({ Int64($0) }), (0...Self.latestTime).contains(stored) else {
+        guard let stored = Int64(storedValue), (0...Self.latestTime).contains(stored) else {
             throw CacheFileError("bad time")
         }
         var addresses: [IPAddress] = []
-        for field in (values["addresses"] ?? "").split(separator: " ", omittingEmptySubsequences: false) where !field.isEmpty {
+        for field in addressList.split(separator: " ", omittingEmptySubsequences: false) where !field.isEmpty {
             guard let address = IPAddress(field), address.family == family else {
                 throw CacheFileError("bad address \(ResolveEntry.quoted(String(field.prefix(64))))")
             }
             addresses.append(address)
         }
-        self.init(host: host, family: family, provider: provider, sourceName: sourceName, origin: values["origin"] ?? "",
+        self.init(host: host, family: family, provider: provider, sourceName: sourceName, origin: origin,
                   addresses: addresses, ttl: ttl, stored: stored)
     }
 }

@@ -47,7 +47,7 @@ struct ResolverOptions: Sendable {
         },
         OptionRow("resolver-cmd", nil, .string, "cmd", resolverCategory,
                   "Run CMD HOST PORT (no shell) and read HOST:PORT:IP[,IP] lines from it") { $0.resolverCommand = $1.text },
-    ] + VendorOptions.rows.map { $0.lifted(\.vendor) } + PolicyOptions.rows.map { $0.lifted(\.policy) } + [
+    ] + VendorOptions.rows.map { $0.lifted({ try $1(&$0.vendor) }) } + PolicyOptions.rows.map { $0.lifted({ try $1(&$0.policy) }) } + [
         OptionRow("resolve", nil, .string, "host:port:addr[,addr]", resolverCategory,
                   "Use ADDR for HOST:PORT, as in curl; wins over HTTPDNS", repeatable: true) { $0.resolve.append($1.text) },
         OptionRow("cacert", nil, .file, "file", tlsCategory, "Verify peers with this CA bundle (PEM)") { $0.cacert = $1.text },

@@ -74,7 +74,7 @@ struct CheckCommand: SubcommandLine {
         OptionRow("verbose", "v", .boolean, "", category, "Show resolution decisions on stderr") { $0.verbose = $1.isOn },
         OptionRow("silent", "s", .boolean, "", category, "No warnings on stderr") { $0.silent = $1.isOn },
     ] + ResolverOptions.rows.map { row in
-        row.lifted(\.resolver) { command, argument in command.resolverArguments.append((row.long, argument)) }
+        row.lifted({ try $1(&$0.resolver) }) { command, argument in command.resolverArguments.append((row.long, argument)) }
     }
 
     func run() -> Int32 {

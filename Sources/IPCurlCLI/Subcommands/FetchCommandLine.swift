@@ -41,16 +41,16 @@ struct FetchCommandLine: SubcommandLine {
 
     /// The fetch table: every option of `ipcurl [options] URL...`, in the order help lists them.
     static let rows: [OptionRow<FetchCommandLine>] =
-        TransferOptions.rows.map { $0.lifted(\.current.transfer) }
-        + URLList.rows.map { $0.lifted(\.current.urls) }
+        TransferOptions.rows.map { $0.lifted({ try $1(&$0.current.transfer) }) }
+        + URLList.rows.map { $0.lifted({ try $1(&$0.current.urls) }) }
         + OutputOptions.rows.map { row in
-            OutputOptions.globalNames.contains(row.long) ? row.lifted(\.globalOutput) : row.lifted(\.current.output)
+            OutputOptions.globalNames.contains(row.long) ? row.lifted({ try $1(&$0.globalOutput) }) : row.lifted({ try $1(&$0.current.output) })
         }
-        + FollowOptions.rows.map { $0.lifted(\.current.follow) }
-        + ResolverOptions.rows.map { $0.lifted(\.current.resolver) }
-        + TLSOptions.rows.map { $0.lifted(\.current.tls) }
-        + ProxyOptions.rows.map { $0.lifted(\.current.proxy) }
-        + TuningOptions.rows.map { $0.lifted(\.current.tuning) }
+        + FollowOptions.rows.map { $0.lifted({ try $1(&$0.current.follow) }) }
+        + ResolverOptions.rows.map { $0.lifted({ try $1(&$0.current.resolver) }) }
+        + TLSOptions.rows.map { $0.lifted({ try $1(&$0.current.tls) }) }
+        + ProxyOptions.rows.map { $0.lifted({ try $1(&$0.current.proxy) }) }
+        + TuningOptions.rows.map { $0.lifted({ try $1(&$0.current.tuning) }) }
         + [
             OptionRow("next", ":", .none, "", general,
                       "Start a new operation: the options after it apply to the URLs after it") { line, _ in

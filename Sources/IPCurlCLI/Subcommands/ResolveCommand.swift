@@ -27,7 +27,7 @@ struct ResolveCommand: SubcommandLine {
             command.format = format
         },
         OptionRow("verbose", "v", .boolean, "", category, "Show which resolver answered on stderr") { $0.verbose = $1.isOn },
-    ] + ResolverOptions.rows.map { $0.lifted(\.resolver) }
+    ] + ResolverOptions.rows.map { $0.lifted({ try $1(&$0.resolver) }) }
 
     /// Accepts a host name argument; an IP literal or a malformed name is a usage error.
     mutating func add(host: String) throws {

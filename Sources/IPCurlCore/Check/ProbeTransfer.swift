@@ -78,7 +78,7 @@ final class ProbeTransfer {
 
 extension ProbeTimings {
     /// Phase times from libcurl's cumulative `time_*` values (the lookup time is the caller's).
-    mutating func fill(from times: [String: Int64]) {
+    mutating func fill(from times: NamedValues) {
         func time(_ name: String) -> Int64 { times[name] ?? 0 }
         let connected = time("time_connect"), handshake = max(time("time_appconnect"), connected)
         connect = max(0, connected - time("time_namelookup"))

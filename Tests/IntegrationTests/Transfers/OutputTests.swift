@@ -81,6 +81,23 @@ import Testing
         #expect(leftovers(scratch.path).isEmpty)
     }
 
+    /// The finished file takes the name in one step: a reader that opened the old file keeps reading the old bytes
+    /// (nothing was truncated under it), the name then holds the new body, and no temporary name is left.
+    @Test func anExistingTargetIsReplacedWholeNotTruncated() throws {
+        let scratch = try TemporaryDirectory()
+        let out = scratch.path + "/page.html"
+        let old = String(repeating: "old content\n", count: 1000)
+        try old.write(toFile: out, atomically: true, encoding: .utf8)
+        let reader = try FileHandle(forReadingFrom: URL(fileURLWithPath: out))
+        defer { try? reader.close() }
+        let result = try ipcurl(aliyun + ["-o", out, lab.https("a.test", "/files/text.txt")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(String(decoding: try reader.readToEnd() ?? Data(), as: UTF8.self) == old)
+        let served = try ipcurl(aliyun + [lab.https("a.test", "/files/text.txt")])
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == served.stdout && !served.stdout.isEmpty)
+        #expect(leftovers(scratch.path).isEmpty)
+    }
+
     @Test func failGives22AndNoBodyFailWithBodyKeepsIt() throws {
         let fail = try ipcurl(aliyun + ["-f", lab.https("a.test", "/status/404")])
         #expect(fail.status == 22 && fail.stdout.isEmpty)
