@@ -85,24 +85,23 @@ def instructions(argv, prefix=()):
     raise SystemExit(f"bench: callgrind failed for {' '.join(argv)}: {result.stderr[-400:]}")
 
 
-def measure(name, note, ours, theirs, pairs=None, prefix=(), grind=True, before=None):
-    """Runs the pairs of one row and, with `grind`, callgrind on both sides; `before` runs before every run."""
+def measure(name, note, ours, theirs, pairs=None, prefix=(), grind=True):
+    """Runs the pairs of one row and, with `grind`, callgrind on both sides. The answer cache starts empty, so the
+    warm-up run fills it with a fresh answer (the lab's TTL is 60 s; a row takes a few seconds)."""
+    shutil.rmtree(ENV["IPCURL_CACHE_DIR"], ignore_errors=True)
     row = Row(name, note, Side(list(prefix) + ours), Side(list(prefix) + theirs), pairs or PAIRS)
     sides = (row.ours, row.theirs)
     for side in sides:  # warm-up: page cache, lab servers, the answer cache
-        if before: before()
         spawn(side.argv)
     for index in range(row.pairs):
         order = sides if index % 2 == 0 else sides[::-1]
         for side in order:
-            if before: before()
             seconds, rss = spawn(side.argv)
             side.ms.append(seconds * 1000)
             side.rss_kib = max(side.rss_kib, rss)
         row.ratios.append(row.ours.ms[-1] / row.theirs.ms[-1])
     if grind and shutil.which("valgrind"):
         for side, argv in ((row.ours, ours), (row.theirs, theirs)):
-            if before: before()
             side.instructions = instructions(argv, prefix)
     print(f"{name:<44} {statistics.median(row.ours.ms):8.1f} ms  curl {statistics.median(row.theirs.ms):8.1f} ms"
           f"  ratio {row.ratio:5.2f}", flush=True)

@@ -26,3 +26,10 @@ public struct NamedValues: Sendable, Equatable {
         }
     }
 }
+
+extension NamedValues: ExpressibleByDictionaryLiteral {
+    /// `["time_total": 1_000, ...]`; a repeated name keeps its last value.
+    public init(dictionaryLiteral elements: (String, Int64)...) {
+        for (name, value) in elements { self[name] = value }
+    }
+}

@@ -75,20 +75,25 @@ public final class ResolutionPolicy {
             if !stale.isEmpty { startRefresh(stale, port: port) }
             return try known.get()
         }
-        return try resolve(hosts: [host], port: port)[0].get()
+        return try resolve(hosts: [host], port: port, local: [nil], stale: stale, now: now)[0].get()
     }
 
     /// Resolves several hosts for `port`, in order, letting the provider batch the ones that need asking.
     /// Each call is one lookup with its own budget.
     public func resolve(hosts: [String], port: Int) -> [Result<Resolution, ResolutionError>] {
-        var results: [Result<Resolution, ResolutionError>?] = []
-        var pending: [(index: Int, name: String)] = []
-        var stale: [String] = []
         let now = Self.now()
-        for host in hosts {
-            let known = answeredLocally(host, port: port, now: now, stale: &stale)
-            if known == nil, let name = HostName.normalized(host) { pending.append((results.count, name)) }
-            results.append(known)
+        var stale: [String] = []
+        let local = hosts.map { answeredLocally($0, port: port, now: now, stale: &stale) }
+        return resolve(hosts: hosts, port: port, local: local, stale: stale, now: now)
+    }
+
+    /// `hosts` with the answers known locally (``answeredLocally(_:port:now:stale:)``, `nil` where the provider
+    /// must be asked) completed by one batched query; then the stale names are refreshed in the background.
+    private func resolve(hosts: [String], port: Int, local: [Result<Resolution, ResolutionError>?], stale: [String],
+                         now: Int64) -> [Result<Resolution, ResolutionError>] {
+        var results = local
+        let pending = hosts.indices.compactMap { index in
+            local[index] == nil ? HostName.normalized(hosts[index]).map { (index: index, name: $0) } : nil
         }
         if !pending.isEmpty {
             let budget = LookupBudget(milliseconds: lookupTimeoutMS, endingBy: deadline)

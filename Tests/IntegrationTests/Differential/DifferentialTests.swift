@@ -38,9 +38,13 @@ import Testing
 
     /// `text` without `Date:` header lines and with the side's scratch directory written as `{DIR}`.
     static func undated(_ text: String, _ side: Side) -> [String] {
-        // Foundation splits at the "\n" of "\r\n" (Swift's split would not: "\r\n" is one Character), so header lines split.
-        text.replacingOccurrences(of: side.directory.path, with: "{DIR}").components(separatedBy: "\n")
-            .filter { !$0.lowercased().hasPrefix("date:") }
+        lines(text.replacingOccurrences(of: side.directory.path, with: "{DIR}")).filter { !$0.lowercased().hasPrefix("date:") }
+    }
+
+    /// `text` split at every line feed, also the one of a "\r\n" (one Character to Swift's `split`, so header lines
+    /// would stay joined): the split is on UTF-8 bytes, and each line keeps its "\r".
+    static func lines(_ text: String) -> [String] {
+        text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// One tool's run of a row: its scratch directory (with the input files) and the arguments with placeholders filled.
@@ -80,7 +84,7 @@ import Testing
                 guard !inputs.contains(name), FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory),
                       !isDirectory.boolValue else { continue }
                 let text = try String(contentsOfFile: full, encoding: .utf8)
-                found[name] = Data(text.components(separatedBy: "\n")
+                found[name] = Data(DifferentialTests.lines(text)
                     .filter { !$0.lowercased().hasPrefix("date:") }.joined(separator: "\n").utf8)
             }
             return found
