@@ -24,7 +24,7 @@ JUNIT_XSD := .lab-cache/junit-10.xsd
 RELEASE_LINK := -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs \
             -Xlinker --symbol-ordering-file=$(CURDIR)/Build/hot-text.order -Xlinker --no-warn-symbol-ordering \
             -Xlinker --no-export-dynamic
-RELEASE  := -c release --static-swift-stdlib -Xlinker -L$(CURDIR)/Build/static-libstdc++ \
+RELEASE  := -c release --static-swift-stdlib --disable-local-rpath -Xlinker -L$(CURDIR)/Build/static-libstdc++ \
             -Xswiftc -Xfrontend -Xswiftc -function-sections $(RELEASE_LINK)
 # swift test must run real tests: fewer than this many counts as a failure ("no tests ran" can't pass).
 MIN_TESTS ?= 600
