@@ -2,6 +2,10 @@
 import Glibc
 #endif
 import CCurl
+import Synchronization
+
+/// The last choice made, by bundle and directory: a process asks once, not once per handle (a check's probes).
+private let lastChoice = Mutex<(bundle: String?, directory: String?, choice: SystemTrust)?>(nil)
 
 /// How a transfer that names no CA file or directory trusts peers: through libcurl's built-in CA directory when it
 /// is hashed (`openssl rehash`), else through its built-in bundle.
@@ -25,7 +29,14 @@ public enum SystemTrust: Equatable, Sendable {
     public static func choose(for handle: EasyHandle, caFile: String?) -> SystemTrust {
         let bundle = handle.info(string: CURLINFO_CAINFO)
         guard caFile == nil || caFile == bundle else { return .builtInDefaults }
-        return choose(bundle: bundle, directory: handle.info(string: CURLINFO_CAPATH))
+        let directory = handle.info(string: CURLINFO_CAPATH)
+        let known = lastChoice.withLock { last in
+            last.flatMap { $0.bundle == bundle && $0.directory == directory ? $0.choice : nil }
+        }
+        if let known { return known }
+        let choice = choose(bundle: bundle, directory: directory)
+        lastChoice.withLock { $0 = (bundle, directory, choice) }
+        return choice
     }
 
     /// The choice for a given bundle and directory (either may be absent from libcurl's build): the directory
