@@ -48,7 +48,7 @@ public enum Fetch {
 /// already made, so every URL of a name after the first reuses its answer. Not for transfers on other threads.
 public final class FetchSession: @unchecked Sendable {
     let policy: ResolutionPolicy
-    var resolutions = ResolutionMemo()
+    var resolutions = NameList<Resolution>()
 
     /// A session resolving with `policy`.
     public init(policy: ResolutionPolicy) { self.policy = policy }
@@ -68,9 +68,9 @@ final class FetchRun {
     var policy: ResolutionPolicy?
     /// A policy shared with the run's other transfers, used instead of a new one.
     var session: FetchSession?
-    private var ownResolutions = ResolutionMemo()
+    private var ownResolutions = NameList<Resolution>()
     /// The resolutions used so far, by `host:port`: the session's when there is one.
-    var resolutions: ResolutionMemo {
+    var resolutions: NameList<Resolution> {
         get { session?.resolutions ?? ownResolutions }
         set { if let session { session.resolutions = newValue } else { ownResolutions = newValue } }
     }
