@@ -273,19 +273,17 @@ def goals(rows):
     return out
 
 
-# Why a goal is missed where the bench has found it missed; shown only beside a goal this run missed.
+# Why a goal is missed where the bench has found it missed; shown only beside a goal this run missed. The fault
+# figures: `/usr/bin/time -f %R` of the pinned request; the non-PIE build: the RELEASE flags plus -no-pie.
+FAULTS = ("ipcurl costs fewer instructions than curl but takes 910 minor page faults to curl's 752: its larger "
+          "static binary, and copy-on-write faults on the PIE's relocated Swift metadata (a non-PIE build took "
+          "835 faults and 1.05× curl --resolve's time where the PIE took 1.08×; release builds keep PIE).")
 REASONS = {
-    "system": "the namespace's hosts-file lookup and the TLS handshake are the same for both; what differs is the "
-              "CA store: curl parses its 140-certificate bundle per connection, ipcurl opens one hashed file.",
-    "warm-doh": "0.75× of curl --doh-url is about 0.97× of curl --resolve's own pinned request (see its row): a "
-                "warm request would have to beat curl at the same request. ipcurl's costs fewer instructions than "
-                "curl's but runs at the Swift floor's wall time (the floor rows), which pays about 130 more page "
-                "faults than curl for the static Swift runtime's pages.",
-    "warm-resolve": "instructions are below curl's; the wall time is the Swift floor's: a PIE whose Swift metadata "
-                    "holds about 27,000 relocated pointers makes each page of .data.rel.ro and .data a "
-                    "copy-on-write fault at start (ipcurl 913 minor faults against curl's 752).",
-    "cold": "ipcurl's DoH exchange costs fewer instructions than curl's (see the row), but the request pays the "
-            "Swift floor's page faults (the floor rows), about 130 more than curl.",
+    "system": "the TLS handshake and the hosts-file lookup are the same for both; the CA store is what differs.",
+    "warm-doh": "0.75× of curl --doh-url is about 0.97× of curl --resolve's time for the same pinned request (its "
+                "row): a warm request would have to beat curl at the request itself. " + FAULTS,
+    "warm-resolve": FAULTS,
+    "cold": "the DoH exchange costs ipcurl fewer instructions than curl (see the row). " + FAULTS,
     "instructions": "the minimal Swift program (Benchmarks/Floor) is the floor this figure stands on.",
     "download": "the per-byte path is libcurl's on both sides; only file handling differs.",
     "rss": "the static Swift runtime's pages are resident from the start (compare --version).",
