@@ -283,7 +283,7 @@ REASONS = {
     "warm-doh": "0.75× of curl --doh-url is about 0.97× of curl --resolve's time for the same pinned request (its "
                 "row): a warm request would have to beat curl at the request itself. " + FAULTS,
     "warm-resolve": FAULTS,
-    "cold": "the DoH exchange costs ipcurl fewer instructions than curl (see the row). " + FAULTS,
+    "cold": FAULTS,
     "instructions": "the minimal Swift program (Benchmarks/Floor) is the floor this figure stands on.",
     "download": "the per-byte path is libcurl's on both sides; only file handling differs.",
     "rss": "the static Swift runtime's pages are resident from the start (compare --version).",
