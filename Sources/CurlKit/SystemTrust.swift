@@ -13,9 +13,10 @@ private let lastChoice = Mutex<(bundle: String?, directory: String?, choice: Sys
 /// OpenSSL parses every certificate of a CA *bundle* for each connection (about 140 certificates and 229 M
 /// instructions on Debian), while a *hashed directory* is looked up by subject, one file per issuer the chain
 /// needs. Debian's `update-ca-certificates` keeps both from the same set, so the directory alone trusts the same
-/// CAs for a fraction of the cost. The directory is used only when it is at least as new as the bundle: a bundle
-/// edited by hand after the last rehash (a CA appended to it but never linked) keeps libcurl's defaults, bundle
-/// and directory both, so nothing the bundle trusts is lost.
+/// CAs for a fraction of the cost. The directory is used only when it looks current (``choose(bundle:directory:)``:
+/// as new as the bundle, and linking as many certificates as it holds); a bundle changed since the last rehash (a
+/// CA appended to it but never linked) keeps libcurl's defaults, bundle and directory both, so nothing the bundle
+/// trusts is lost.
 /// - SeeAlso: `CURLOPT_CAINFO`, `CURLOPT_CAPATH`, `CURLINFO_CAINFO`, `CURLINFO_CAPATH` (libcurl 7.84.0).
 public enum SystemTrust: Equatable, Sendable {
     /// Only the hashed directory: `CURLOPT_CAINFO` unset, `CURLOPT_CAPATH` the directory.

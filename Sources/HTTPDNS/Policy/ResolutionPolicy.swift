@@ -75,7 +75,7 @@ public final class ResolutionPolicy {
             if !stale.isEmpty { startRefresh(stale, port: port) }
             return try known.get()
         }
-        return try resolve(hosts: [host], port: port, local: [nil], stale: stale, now: now)[0].get()
+        return try resolve(hosts: [host], port: port, local: [nil], stale: [], now: now)[0].get()
     }
 
     /// Resolves several hosts for `port`, in order, letting the provider batch the ones that need asking.

@@ -85,12 +85,20 @@ struct SystemTrustTests {
         #expect(plain.stderr == "ipcurl: (60) SSL certificate problem: unable to get local issuer certificate\n", "\(plain.stderr)")
     }
 
-    @Test func aCurrentStoreIsReadThroughItsDirectory() throws {
-        try withStore(linked: true, bundled: true) { store, _ in
+    /// In a store built as `withStore` does, the pinned request succeeds for ipcurl and curl alike, and ipcurl's
+    /// `-v` shows the trust it used (`trust`: libcurl's `CAfile`/`CApath` lines).
+    func expectTrusted(linked: Bool, bundled: Bool, bundleLast: Bool = false, through trust: String) throws {
+        try withStore(linked: linked, bundled: bundled, bundleLast: bundleLast) { store, _ in
             let result = try both(store)
             #expect(result.status == 0, "\(result.stderr)")
-            #expect(result.stderr.contains("*  CAfile: none\n*  CApath: /etc/ssl/certs\n"), "\(result.stderr)")
+            #expect(result.stderr.contains(trust), "\(result.stderr)")
         }
+    }
+
+    static let directoryOnly = "*  CAfile: none\n*  CApath: /etc/ssl/certs\n"
+
+    @Test func aCurrentStoreIsReadThroughItsDirectory() throws {
+        try expectTrusted(linked: true, bundled: true, through: Self.directoryOnly)
     }
 
     @Test func theBuiltInBundleNamedByCURLCABundleCountsAsTheDefault() throws {
@@ -105,19 +113,11 @@ struct SystemTrustTests {
     }
 
     @Test func aBundleEditedAfterTheRehashKeepsTheDefaults() throws {
-        try withStore(linked: false, bundled: true, bundleLast: true) { store, _ in
-            let result = try both(store)
-            #expect(result.status == 0, "\(result.stderr)")
-            #expect(result.stderr.contains("*  CAfile: \(Self.bundle)\n"), "\(result.stderr)")
-        }
+        try expectTrusted(linked: false, bundled: true, bundleLast: true, through: "*  CAfile: \(Self.bundle)\n")
     }
 
     @Test func aCALinkedOnlyInTheDirectoryIsTrusted() throws {
-        try withStore(linked: true, bundled: false) { store, _ in
-            let result = try both(store)
-            #expect(result.status == 0, "\(result.stderr)")
-            #expect(result.stderr.contains("*  CAfile: none\n*  CApath: /etc/ssl/certs\n"), "\(result.stderr)")
-        }
+        try expectTrusted(linked: true, bundled: false, through: Self.directoryOnly)
     }
 
     /// Both the DoH query (to 127.0.0.1) and the request are verified by the system store; the real store fails
