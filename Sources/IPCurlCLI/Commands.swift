@@ -22,6 +22,7 @@ public enum Commands {
 
     /// Runs the command line of this process and exits with its code.
     public static func main() -> Never {
+        SignalCleanup.ignoreBrokenPipe()
         exitProcess(run(Array(CommandLine.arguments.dropFirst())))
     }
 

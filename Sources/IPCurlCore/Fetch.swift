@@ -92,6 +92,9 @@ final class FetchRun {
         headerDump = request.headerDumpPath.map { OutputFile(path: $0, createDirectories: request.createDirectories) }
         meter = request.showsProgress ? ProgressMeter() : nil
         if request.outputPath != nil || request.headerDumpPath != nil { SignalCleanup.install() }
+        if request.verbose {
+            for file in [output, headerDump].compactMap({ $0 }) { file.note = { [log] in log.write("* \($0)\n") } }
+        }
     }
 
     var elapsedMS: Int { (clock.now - attemptStart).wholeMilliseconds }

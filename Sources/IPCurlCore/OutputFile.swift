@@ -9,12 +9,18 @@ import HTTPDNS
 
 /// Where response bytes go: stdout, or the file named by `-o`/`-O`/`-D`.
 ///
-/// A regular file is written to a temporary file beside it (`.NAME.ipcurl-XXXXXX`, created on the first
+/// A regular file is written to a temporary file beside it (`.NAME.ipcurl-PID-XXXXXX`, created on the first
 /// byte) and renamed over `NAME` only by ``commit()``, so a failed, retried or interrupted transfer never
-/// clobbers an existing file and never leaves a partial one; SIGINT/SIGTERM remove the temporary file
-/// (``SignalCleanup``). The replacement keeps an existing file's mode and owner; a symlink stays a link (its
-/// target is replaced); a file with other hard links is rewritten in place at commit. A path that exists and is
-/// not a regular file (`/dev/null`, a FIFO) is written directly.
+/// clobbers an existing file and never leaves a partial one; the terminating signals remove the temporary file
+/// (``SignalCleanup``), and the temporary files a killed process (SIGKILL) left in the directory are removed by
+/// the next one created there, once that process is gone. The replacement keeps an existing file's mode and
+/// owner; a symlink stays a link (its target is replaced); a file with other hard links is rewritten in place at
+/// commit. A path that exists and is not a regular file (`/dev/null`, a FIFO) is written directly.
+///
+/// Where curl could write but no temporary file can take the name, the file is written in place, as curl does,
+/// and ``note`` says that it is not kept whole: a directory this user cannot write (no temporary file beside the
+/// file) and a target that cannot be renamed over (`EBUSY`: a bind-mounted file, as in containers). A name too
+/// long for the temporary name's additions keeps a shortened one.
 /// - SeeAlso: curl's `-o/--output`, `--create-dirs`, `-D/--dump-header`.
 final class OutputFile {
     private var path: String?
@@ -33,6 +39,11 @@ final class OutputFile {
     /// Flush the file (`fsync`) before the rename and the directory after it, so the new content survives a crash
     /// (reports that other programs poll); off for transfers, as in curl.
     var syncsToDisk = false
+    /// Receives one `-v` line (without `* ` and newline) when the file is written in place.
+    var note: ((String) -> Void)?
+    /// The temporary file could not be made: bytes go straight into the target (opened, truncated, on the first
+    /// byte, and again on a retry).
+    private var writesDirectly = false
 
     /// `nil` or `-` is stdout.
     /// `appends`: `-C` resumes into the file itself, appending (as curl does), so no temporary file is used.
@@ -84,11 +95,21 @@ final class OutputFile {
             let reason = String(cString: strerror(errno))
             throw CurlError.writeError.with(message: "Failure writing output to \(Printable.escaped(target)): \(reason)")
         }
+        if syncsToDisk, writesDirectly, fsync(descriptor) != 0 {
+            let reason = String(cString: strerror(errno))
+            throw CurlError.writeError.with(message: "Failure writing output to \(Printable.escaped(target)): \(reason)")
+        }
         closeDescriptor()
         guard let temporary else { return }
         self.temporary = nil
         defer { SignalCleanup.unregister(temporary.token) }
-        let moved = rewritesInPlace ? Self.copy(temporary.path, over: target) : Self.replace(target, with: temporary.path)
+        var moved = !rewritesInPlace && Self.replace(target, with: temporary.path)
+        if !moved, !rewritesInPlace, case let failure = errno, failure == EBUSY || failure == EXDEV {
+            note?("Writing \(Printable.escaped(path ?? target)) in place: it cannot be renamed over (\(String(cString: strerror(failure))));"
+                  + " it is not replaced in one step")
+            rewritesInPlace = true
+        }
+        if rewritesInPlace { moved = SignalCleanup.deferringSignals { Self.copy(temporary.path, over: target) } }
         guard moved else {
             let reason = String(cString: strerror(errno))
             unlink(temporary.path)
@@ -120,20 +141,25 @@ final class OutputFile {
         close(descriptor)
     }
 
-    /// Copies `source` into the existing file `destination` (same inode, so hard links follow).
+    /// Copies `source` into the existing file `destination` (same inode, so hard links and bind mounts follow):
+    /// the new bytes are written over the old ones and the file is cut to their length at the end, so it is never
+    /// seen empty or shorter than both bodies. The caller defers the terminating signals meanwhile.
     private static func copy(_ source: String, over destination: String) -> Bool {
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { return false }
         defer { close(input) }
-        let output = open(destination, O_WRONLY | O_TRUNC | O_CLOEXEC)
+        let output = open(destination, O_WRONLY | O_CLOEXEC)
         guard output >= 0 else { return false }
         defer { close(output) }
         let writer = DescriptorWriter(descriptor: output)
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var length: off_t = 0
         while true {
             let count = chunk.withUnsafeMutableBytes { LocalFiles.read(input, into: $0) }
-            if count <= 0 { return count == 0 }
+            if count < 0 { return false }
+            if count == 0 { return ftruncate(output, length) == 0 }
             guard chunk.withUnsafeBytes({ writer.write(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }) else { return false }
+            length += off_t(count)
         }
     }
 
@@ -174,30 +200,8 @@ final class OutputFile {
         } else {
             target = exists ? Self.resolved(path) : path
             rewritesInPlace = exists && info.st_nlink > 1
-            let slash = target.lastIndex(of: "/")
-            let directory = slash.map { String(target[...$0]) } ?? ""
-            let base = slash.map { String(target[target.index(after: $0)...]) } ?? target
-            var template = Array("\(directory).\(base).ipcurl-XXXXXX".utf8CString)
-            let created = SignalCleanup.deferringSignals { () -> (Int32, (String, Int)?) in
-                let made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-                guard made >= 0 else { return (made, nil) }
-                let temp = String(cString: template)
-                return (made, (temp, SignalCleanup.register(path: temp)))
-            }
-            descriptor = created.0
-            if descriptor >= 0 {
-                _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-                temporary = created.1
-                if exists {
-                    // The replacement keeps the existing file's owner and mode: never wider than before.
-                    _ = fchown(descriptor, info.st_uid, info.st_gid)
-                    fchmod(descriptor, info.st_mode & 0o7777)
-                } else {
-                    let mask = umask(0)
-                    umask(mask)
-                    fchmod(descriptor, 0o666 & ~mask)
-                }
-            }
+            if !writesDirectly { createTemporary(replacing: exists ? info : nil) }
+            if writesDirectly { descriptor = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666) }
         }
         guard descriptor >= 0 else {
             failure = CurlError.writeError.with(message: "Failed to open the file \(Printable.escaped(path)): \(String(cString: strerror(errno)))")
@@ -205,6 +209,42 @@ final class OutputFile {
         }
         writer = DescriptorWriter(descriptor: descriptor)
         return writer
+    }
+
+    /// Creates the temporary file beside ``target`` (registered for clean-up), giving it the mode and owner of
+    /// the file it replaces (`existing`), never wider. Where none can be made but curl could still write the file
+    /// itself (no write permission on the directory, a read-only directory mount, a name too long), switches to
+    /// writing in place.
+    private func createTemporary(replacing existing: stat?) {
+        let (directory, base) = TemporaryName.split(target)
+        TemporaryName.removeLeftovers(in: directory)
+        var template = Array(TemporaryName.template(directory: directory, base: base).utf8CString)
+        let created = SignalCleanup.deferringSignals { () -> (Int32, Int32, (String, Int)?) in
+            let made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard made >= 0 else { return (made, errno, nil) }
+            let temp = String(cString: template)
+            return (made, 0, (temp, SignalCleanup.register(path: temp)))
+        }
+        descriptor = created.0
+        guard descriptor >= 0 else {
+            if [EACCES, EPERM, EROFS, ENAMETOOLONG].contains(created.1) {
+                note?("Writing \(Printable.escaped(path ?? target)) in place: no temporary file beside it (\(String(cString: strerror(created.1))));"
+                      + " a failed or interrupted transfer leaves it partial")
+                writesDirectly = true
+            }
+            return
+        }
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        temporary = created.2
+        if let existing {
+            // The replacement keeps the existing file's owner and mode: never wider than before.
+            _ = fchown(descriptor, existing.st_uid, existing.st_gid)
+            fchmod(descriptor, existing.st_mode & 0o7777)
+        } else {
+            let mask = umask(0)
+            umask(mask)
+            fchmod(descriptor, 0o666 & ~mask)
+        }
     }
 
     /// The path with symlinks resolved, so renaming replaces the link's target and keeps the link.

@@ -238,6 +238,21 @@ import Testing
         #expect(try entries().count == 2)
     }
 
+    @Test func aTrimRemovesTemporaryFilesOfAGoneWriterAtOnce() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try cache.store([record("a.test", .v4, "10.0.0.1")])
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/true")
+        try gone.run()
+        gone.waitUntilExit()
+        let killed = directory + "/.tmp.\(gone.processIdentifier).7", alive = directory + "/.tmp.1.8"
+        for path in [killed, alive] { try Data("left".utf8).write(to: URL(fileURLWithPath: path)) }
+        #expect(!AnswerCache.writerIsGone(".tmp.\(getpid()).1") && !AnswerCache.writerIsGone(".tmp.x.1"))
+        try cache.store([record("b.test", .v4, "10.0.0.2")])
+        #expect(!FileManager.default.fileExists(atPath: killed), "its writer is gone: removed however fresh")
+        #expect(FileManager.default.fileExists(atPath: alive), "a fresh file of a live process id stays")
+    }
+
     @Test func removeDeletesBothFamiliesOfOneHostOnly() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
         #expect(try cache.remove(provider: provider, host: "a.test") == false, "no directory yet")

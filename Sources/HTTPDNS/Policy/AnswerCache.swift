@@ -229,12 +229,22 @@ public struct AnswerCache: Sendable {
     }
 
     /// How long a temporary file must have gone unmodified before ``trim(keeping:)`` takes it for a killed
-    /// writer's leftover.
+    /// writer's leftover even though a process with the id in its name exists (the id was reused).
     static let temporaryMaximumAgeSeconds = 60
+
+    /// Whether the temporary file `name` (`.tmp.PID.RANDOM`) was left by a process that no longer exists.
+    /// Writers create temporary files only under the lock, so under the lock a file whose process is gone is
+    /// certainly a leftover (SIGKILL, a crash).
+    static func writerIsGone(_ name: String) -> Bool {
+        let fields = name.dropFirst(temporaryPrefix.count).split(separator: ".", omittingEmptySubsequences: false)
+        guard fields.count == 2, let pid = Int32(fields[0]), pid > 0, pid != getpid() else { return false }
+        return kill(pid, 0) != 0 && errno == ESRCH
+    }
 
     /// Run under the lock after a store added a file.
     ///
-    /// - Removes temporary files unmodified for over ``temporaryMaximumAgeSeconds`` (a killed writer's).
+    /// - Removes temporary files whose writer is gone (``writerIsGone(_:)``) or that went unmodified for over
+    ///   ``temporaryMaximumAgeSeconds``: a killed writer's.
     /// - When more than ``maximumEntries`` entry files remain, removes the least recently written (oldest file
     ///   mtime, then name) until at most `maximumEntries - maximumEntries / 10` remain, so a full cache is not
     ///   re-sorted on every new host. The files in `keeping` (just written) are never removed.
@@ -247,6 +257,7 @@ public struct AnswerCache: Sendable {
         let names = entryNames(includingTemporary: true)
         for name in names where name.hasPrefix(Self.temporaryPrefix) {
             let path = directory + "/" + name
+            if Self.writerIsGone(name) { unlink(path); continue }
             if let modified = Self.modified(path), now - modified.0 > Self.temporaryMaximumAgeSeconds { unlink(path) }
         }
         let entryNames = names.filter { !$0.hasPrefix(Self.temporaryPrefix) }

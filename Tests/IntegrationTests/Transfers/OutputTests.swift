@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Responses: decoding, big downloads, `-o` safety, `-O`, `-D`, `-I`, `-f`, signals and the progress bar.
+/// Responses: decoding, big downloads, `-o` safety, `-O`, `-D`, `-I`, `-f` and the progress bar.
 @Suite struct OutputTests {
     let lab: Lab
     let aliyun: [String]
@@ -127,26 +127,6 @@ import Testing
         #expect(result.stdout.hasPrefix("HTTP/2 200") && result.stdout.hasSuffix("\r\n\r\n") && !result.stdout.contains("{"))
         let conflict = try ipcurl(aliyun + ["-I", "-d", "x", lab.api("a.test", "echo")])
         #expect(conflict.status == 2)
-    }
-
-    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
-    func aSignalRemovesTheTemporaryFileAndKeepsTheOldOne(signal: Int32, status: Int32) throws {
-        let scratch = try TemporaryDirectory()
-        let out = scratch.path + "/slow.bin"
-        try "old\n".write(toFile: out, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ipcurlBinary())
-        process.arguments = aliyun + ["-o", out, lab.api("a.test", "drip?bytes=1000000&chunk=1000&ms=20")]
-        process.environment = ProcessInfo.processInfo.environment.merging(["IPCURL_CACHE_DIR": scratch.path + "/cache"]) { $1 }
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        for _ in 0..<100 where leftovers(scratch.path).isEmpty { Thread.sleep(forTimeInterval: 0.05) }
-        #expect(!leftovers(scratch.path).isEmpty, "the download started into a temporary file")
-        kill(process.processIdentifier, signal)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit && process.terminationStatus == status)
-        #expect(leftovers(scratch.path).isEmpty)
-        #expect(try String(contentsOfFile: out, encoding: .utf8) == "old\n")
     }
 
     @Test func progressBarOnlyOnATerminal() throws {
