@@ -29,7 +29,7 @@ RELEASE  := -c release --static-swift-stdlib --disable-local-rpath -Xlinker -L$(
 # swift test must run real tests: fewer than this many counts as a failure ("no tests ran" can't pass).
 MIN_TESTS ?= 600
 
-.PHONY: setup setup-apt setup-consumers build test docs install demo lab-up lab-down bench clean
+.PHONY: setup setup-apt setup-consumers build test docs install demo lab-up lab-down bench stress clean
 
 ## setup: apt-get install the C libraries and lab servers (needs root or sudo; skips when all are present),
 ## pip-install the report consumers and fetch junit-10.xsd (each skipped when present)
@@ -110,6 +110,11 @@ bench: build lab-up
 	$(CC) -O2 Benchmarks/Floor/floor.c -lcurl -o .build/bench/floor-c
 	@set -a; . "$$($(LAB) env)"; set +a; \
 	python3 Benchmarks/bench.py "$$($(SWIFT) build $(RELEASE) --show-bin-path)/ipcurl" .build/bench BENCHMARKS.md
+
+## stress: STRESS_WORKERS (8) processes x STRESS_RUNS (200) runs of the release binary on one answer cache and one -o
+## directory, with random SIGKILL and SIGSTOP; the cache must read back correct, every file whole, no temporary file left
+stress: build lab-up
+	@set -a; . "$$($(LAB) env)"; set +a; python3 Tests/Lab/stress.py "$$($(SWIFT) build $(RELEASE) --show-bin-path)/ipcurl"
 
 clean:
 	rm -rf .build .lab
