@@ -77,6 +77,21 @@ public struct CurlURL: Sendable, Equatable {
         referer = part(CURLUPART_URL) ?? url
     }
 
+    /// ``text`` with `userInfo` (`user[:password]`, percent-encoded as in a URL; `nil` for none) instead of its
+    /// own: what a redirect hop requests when it may carry other credentials than its URL names, or none.
+    public func text(withUserInfo userInfo: String?) -> String {
+        guard userInfo != self.userInfo, let handle = curl_url() else { return text }
+        defer { curl_url_cleanup(handle) }
+        guard curl_url_set(handle, CURLUPART_URL, text, UInt32(CURLU_NON_SUPPORT_SCHEME)) == CURLUE_OK else { return text }
+        let parts = userInfo.map { $0.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init) } ?? []
+        curl_url_set(handle, CURLUPART_USER, parts.first, 0)
+        curl_url_set(handle, CURLUPART_PASSWORD, parts.count > 1 ? parts[1] : nil, 0)
+        var value: UnsafeMutablePointer<CChar>?
+        guard curl_url_get(handle, CURLUPART_URL, &value, 0) == CURLUE_OK, let value else { return text }
+        defer { curl_free(value) }
+        return String(cString: value)
+    }
+
     /// libcurl converts IDNs with libidn2's locale-dependent `idn2_lookup_ul`, so a program that never called
     /// `setlocale` (the C locale) cannot convert `bücher.example`. Swift strings are UTF-8, so the character type
     /// becomes the user's locale when it is UTF-8, else `C.UTF-8`. Done only for a non-ASCII host: it costs

@@ -171,9 +171,12 @@ final class FetchRun {
         var payload = request.payload
         var referer = request.referer
         try Self.requireHTTP(url.scheme)
+        var named: CurlURL?  // the last URL of the chain that named user info
         while true {
+            if url.hasCredentials { named = url }
             let hop = Hop(url: url, method: method, payload: payload, referer: referer,
-                          sendsCredentials: request.redirects.sendsCredentials(to: url, origin: origin))
+                          sendsCredentials: request.redirects.sendsCredentials(to: url, origin: origin),
+                          userInfo: request.redirects.userInfo(for: url, origin: origin, remembered: named))
             let handle = try perform(hop)
             let status = handle.info(long: CURLINFO_RESPONSE_CODE)
             guard request.redirects.follow, RedirectRules.isFollowed(status: status),

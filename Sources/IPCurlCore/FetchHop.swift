@@ -11,6 +11,11 @@ struct Hop {
     var referer: String?
     /// Whether `-u`, `Authorization:`, `Cookie:` and `-b name=value` go along (first host, or trusted).
     var sendsCredentials: Bool
+    /// The URL user info the hop requests with (``RedirectRules/userInfo(for:origin:remembered:)``).
+    var userInfo: String?
+
+    /// The URL libcurl requests: ``url`` with ``userInfo`` in place of its own.
+    var requestedURL: String { url.text(withUserInfo: userInfo) }
 }
 
 extension FetchRun {
@@ -47,14 +52,14 @@ extension FetchRun {
                 do throws(CurlError) { try handle.perform() } catch {
                     throw output.failure ?? headerDump?.failure ?? error
                 }
-                hops.append(report(handle, headers))
+                hops.append(report(handle, headers, hop))
                 return handle
             } catch {
                 let failedIP = handle.info(string: CURLINFO_PRIMARY_IP) ?? ""
                 let sent = handle.info(long: CURLINFO_REQUEST_SIZE)
                 guard let next = AddressFailover.remaining(after: error, at: failedIP, requestBytesSent: sent,
                                                            addresses: addresses) else {
-                    hops.append(report(handle, headers))
+                    hops.append(report(handle, headers, hop))
                     if let resolution, AddressFailover.meansEveryAddressFailed(error, requestBytesSent: sent) {
                         distrust(hop.url, resolution)
                     }
@@ -67,9 +72,13 @@ extension FetchRun {
         }
     }
 
-    private func report(_ handle: EasyHandle, _ headers: ResponseHeaders) -> TransferReport {
-        TransferResult(handle: handle, url: request.url, error: nil, headers: headers,
-                       collectedCertificates: request.collectsCertificates).report
+    /// The hop's report; `%{url_effective}` is the hop's URL as the chain named it (curl's), whatever user info
+    /// the hop requested with.
+    private func report(_ handle: EasyHandle, _ headers: ResponseHeaders, _ hop: Hop) -> TransferReport {
+        var report = TransferResult(handle: handle, url: request.url, error: nil, headers: headers,
+                                    collectedCertificates: request.collectsCertificates).report
+        if hop.requestedURL != hop.url.text { report.effectiveURL = hop.url.text }
+        return report
     }
 
     private func makeHandle(_ hop: Hop, entry: ResolveEntry?) throws(CurlError) -> EasyHandle {
@@ -100,8 +109,10 @@ extension FetchRun {
     }
 
     /// The hop as a transfer: method, headers, body, credentials (only where the hop may carry them), trust.
+    /// A hop that may not carry credentials requests its URL without user info, so a `Location:` naming
+    /// `user:password@` another host sends no `Authorization` either, as in curl.
     private func transferSpec(_ hop: Hop) -> TransferSpec {
-        var spec = TransferSpec(url: hop.url.text)
+        var spec = TransferSpec(url: hop.requestedURL)
         spec.transport = request.transport
         spec.tls = request.tls
         spec.tuning = request.tuning

@@ -29,7 +29,23 @@ public struct RedirectRules: Sendable, Equatable {
     /// Whether a hop to `url` may carry the credentials given for `origin`: same scheme, host and port, or
     /// `--location-trusted`.
     public func sendsCredentials(to url: CurlURL, origin: CurlURL) -> Bool {
-        trusted || (url.scheme == origin.scheme && url.host.lowercased() == origin.host.lowercased() && url.port == origin.port)
+        trusted || Self.sameServer(url, origin)
+    }
+
+    /// The `user[:password]` a hop to `url` requests with (percent-encoded, as in a URL), as curl 7.88 does it:
+    /// none when the hop may not carry credentials (``sendsCredentials(to:origin:)``), else the URL's own, else
+    /// the last one a URL of the chain named (`remembered`). curl sends a remembered one wherever credentials may
+    /// go; here it goes only to the server it was named for, unless `--location-trusted`.
+    public func userInfo(for url: CurlURL, origin: CurlURL, remembered: CurlURL?) -> String? {
+        guard sendsCredentials(to: url, origin: origin) else { return nil }
+        if let own = url.userInfo { return own }
+        guard let remembered, trusted || Self.sameServer(url, remembered) else { return nil }
+        return remembered.userInfo
+    }
+
+    /// Same scheme, host (case-insensitively) and port.
+    static func sameServer(_ url: CurlURL, _ other: CurlURL) -> Bool {
+        url.scheme == other.scheme && url.host.lowercased() == other.host.lowercased() && url.port == other.port
     }
 
     /// Whether `status` with a Location is followed (curl 7.88 follows any 3xx with a Location, even 304).

@@ -31,6 +31,30 @@ import Testing
         #expect(FetchRun.isCredentialHeader("COOKIE : a=b") && !FetchRun.isCredentialHeader("X-Authorization: x"))
     }
 
+    @Test func locationUserInfoGoesOnlyWhereCredentialsMay() throws {
+        let origin = try CurlURL("https://a.test/x")
+        var rules = RedirectRules()
+        let other = try CurlURL("https://user:pw@b.test/y"), same = try CurlURL("https://user:pw@a.test/y")
+        #expect(rules.userInfo(for: other, origin: origin, remembered: other) == nil, "another host: no user info")
+        #expect(rules.userInfo(for: same, origin: origin, remembered: same) == "user:pw")
+        // Remembered user info goes on to later hops of its own server only, unless trusted.
+        #expect(rules.userInfo(for: try CurlURL("https://a.test/z"), origin: origin, remembered: same) == "user:pw")
+        #expect(rules.userInfo(for: try CurlURL("https://a.test/z"), origin: origin, remembered: other) == nil)
+        rules.trusted = true
+        #expect(rules.userInfo(for: other, origin: origin, remembered: other) == "user:pw")
+        #expect(rules.userInfo(for: try CurlURL("https://c.test/z"), origin: origin, remembered: same) == "user:pw")
+        #expect(rules.userInfo(for: try CurlURL("https://c.test/z"), origin: origin, remembered: nil) == nil)
+    }
+
+    @Test func userInfoIsReplacedInTheRequestedURL() throws {
+        let url = try CurlURL("https://us%3Aer:p%40w@b.test:8443/y?q=1")
+        #expect(url.text(withUserInfo: nil) == "https://b.test:8443/y?q=1")
+        #expect(url.text(withUserInfo: url.userInfo) == url.text)
+        let plain = try CurlURL("https://b.test/y")
+        #expect(plain.text(withUserInfo: "u:p%40") == "https://u:p%40@b.test/y")
+        #expect(plain.text(withUserInfo: "u") == "https://u@b.test/y")
+    }
+
     @Test func transientFailuresAreRecognised() {
         var rules = RetryRules()
         rules.count = 3

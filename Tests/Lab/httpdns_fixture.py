@@ -13,8 +13,10 @@ APIs (see Tests/Lab/README.md for every status and body):
   /{account}/d, /sign_d, /resolve, /sign_resolve   Alibaba Cloud HTTPDNS (JSON)
   /d?dn=..                                         Tencent DNSPod HTTPDNS: plain, DES/AES (id=, alg=), token
   /resolve?name=.., /dns-query?name=..             DoH JSON (Google / Cloudflare style)
+  POST /dns-query-wire                             DoH wire format (RFC 8484)
   /_stats, /_reset                                 request counters (global, all listeners)
 
+Names in ZONE select malformed answers and misbehaving servers (hang, drip, huge, portal, redirect loop, ...).
 DES/AES run in `openssl enc` subprocesses, so the fixture shares no crypto code with the client.
 Started by lab.sh; logs go to stderr.
 """
@@ -26,6 +28,7 @@ import json
 import labdaemon
 import os
 import re
+import socket
 import socketserver
 import ssl
 import subprocess
@@ -50,9 +53,11 @@ ZONE = {
     "v6.test": {"v6": ["::1"]},
     "doh.test": {"v4": ["127.0.0.1"]},
     "cname.test": {"cname": "a.test"},
-    "bad-comma.test": {"v4": ["127.0.0.2,127.0.0.3"]},
-    "bad-colon.test": {"v4": ["127.0.0.2:8443"]},
-    "bad-newline.test": {"v4": ["127.0.0.2\nevil.test:443:127.0.0.9"]},
+    # The address hidden by a comma, colon or newline comes first and is TRAP: a client that splits the value and
+    # uses a part connects there (the misbehaving-resolver tests listen on it and expect no connection).
+    "bad-comma.test": {"v4": ["127.0.0.9,127.0.0.2"]},
+    "bad-colon.test": {"v4": ["127.0.0.9:8443"]},
+    "bad-newline.test": {"v4": ["127.0.0.9\nevil.test:443:127.0.0.2"]},
     "bad-space.test": {"v4": [" 127.0.0.2", "127.0.0.3 "]},
     "bad-hostname.test": {"v4": ["evil.test"]},
     "neg-ttl.test": {"v4": ["127.0.0.2"], "ttl": -5},
@@ -70,8 +75,23 @@ ZONE = {
     "mapped.test": {"v6": ["::ffff:127.0.0.2"]},
     "many.test": {"v4": [f"127.0.1.{i}" for i in range(1, 21)] + ["127.0.0.2"]},  # 21: five are over the limit
     "control.test": {"kind": "control"},
-    "silent.test": {"v4": ["127.0.0.4"]},  # where tests run a listener that accepts and never answers  # error text and content type with terminal control characters
+    "silent.test": {"v4": ["127.0.0.4"]},  # where tests run a listener that accepts and never answers
+    # The misbehaving-HTTPDNS corpus (every API; see special() and Handler.send()).
+    "hang.test": {"kind": "hang"},  # reads the request, never answers
+    "drip.test": {"v4": ["127.0.0.2"], "v6": ["::1"], "kind": "drip"},  # the right answer, one byte per DRIP_SECONDS
+    "huge.test": {"v4": ["127.0.0.2"], "v6": ["::1"], "kind": "huge"},  # the right answer padded to HUGE_BYTES
+    "portal.test": {"kind": "portal"},  # 200 text/html captive-portal page
+    "redirect-loop.test": {"kind": "redirect-loop"},  # 302 to the same URL
+    "dup-key.test": {"v4": ["127.0.0.2"], "kind": "dup-key"},  # JSON: a second "ips"/"data" (escaped) holds TRAP
+    "cname-loop.test": {"kind": "cname-loop"},  # DoH JSON and wire: cname-loop.test -> loop-b.test -> cname-loop.test
+    "compression-loop.test": {"kind": "compression-loop"},  # DoH wire: an owner name that points at itself
 }
+TRAP = "127.0.0.9"
+DRIP_SECONDS = 0.2
+HUGE_BYTES = 50 * 1024 * 1024
+PORTAL = ("<!DOCTYPE html>\n<html><head><title>Wi-Fi sign-in</title></head>\n"
+          "<body><form action=\"/login\"><p>Accept the terms to continue.</p><button>Connect</button></form></body></html>\n")
+MODE = threading.local()  # the current request's stream kind (hang/drip/huge), set by special()
 SLOW_SECONDS = 5
 EVIL = "evil.test"
 NAME_RE = re.compile(r"^(?=.{1,253}$)[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*$")
@@ -180,11 +200,36 @@ def reply(status, body, ctype="text/plain; charset=utf-8"):
     return status, body if isinstance(body, bytes) else body.encode(), ctype
 
 def jreply(status, obj, ctype="application/json"):
-    return reply(status, json.dumps(obj, separators=(",", ":")), ctype)
+    return reply(status, render_dupkeys(obj), ctype)
+
+class DupKey:
+    """An object rendered with `key` twice: its own value, then `extra` under the key spelled with a JSON escape
+    (`"ip\\u0073"`), so a parser that keeps the last member takes `extra`."""
+
+    def __init__(self, obj, key, extra):
+        self.obj, self.key, self.extra = obj, key, extra
+
+def render_dupkeys(obj):
+    """JSON text for obj, expanding DupKey objects anywhere inside it."""
+    if isinstance(obj, DupKey):
+        inner = render_dupkeys(obj.obj)
+        escaped = obj.key[:-1] + "\\u%04x" % ord(obj.key[-1])
+        return inner[:-1] + f',"{escaped}":' + json.dumps(obj.extra, separators=(",", ":")) + "}"
+    if isinstance(obj, dict):
+        return "{" + ",".join(json.dumps(k) + ":" + render_dupkeys(v) for k, v in obj.items()) + "}"
+    if isinstance(obj, list):
+        return "[" + ",".join(render_dupkeys(v) for v in obj) + "]"
+    return json.dumps(obj, separators=(",", ":"))
 
 def special(names, api):
-    """Whole-response behaviours of server-error/bad-json/slow, for any API; None otherwise."""
+    """Whole-response behaviours of server-error/bad-json/slow and the corpus kinds, for any API; None otherwise.
+    hang, drip and huge are only noted in MODE: Handler.send() applies them to the reply it is given."""
     kinds = {ZONE.get(n, {}).get("kind") for n in names}
+    MODE.kind = next((k for k in ("hang", "drip", "huge") if k in kinds), None)
+    if "portal" in kinds:
+        return reply(200, PORTAL, "text/html; charset=utf-8")
+    if "redirect-loop" in kinds:
+        return 302, b"", "redirect"
     if "server-error" in kinds:
         return jreply(500, {"code": "InternalError"}) if api == "aliyun" else reply(500, "internal server error\n")
     if "bad-json" in kinds:
@@ -218,6 +263,8 @@ def aliyun_single(name, want4, want6, client_ip):
     d.update({"ttl": ttl, "origin_ttl": origin, "client_ip": client_ip})
     if kind == "bad-type":
         d.update({"ips": "127.0.0.2", "ttl": "60"})
+    if kind == "dup-key":
+        d = DupKey(d, "ips", [TRAP])
     return d
 
 def aliyun_batch(names, want4, want6, client_ip):
@@ -226,7 +273,7 @@ def aliyun_batch(names, want4, want6, client_ip):
     out = []
     for name in names:
         d = aliyun_single(name, want4, want6, client_ip)
-        if not want6:
+        if not want6 or isinstance(d, DupKey):
             out.append(d)
             continue
         base = {k: v for k, v in d.items() if k not in ("ips", "ipsv6")}
@@ -373,6 +420,11 @@ def doh(path, q):
         ans["Status"] = 3
         return jreply(200, ans, ctype)
     records, owner = [], name
+    if rec.get("kind") == "cname-loop":  # name -> loop-b.test -> name
+        b = "loop-b.test."
+        ans["Answer"] = [{"name": name + ".", "type": 5, "TTL": 60, "data": b},
+                         {"name": b, "type": 5, "TTL": 60, "data": name + "."}]
+        return jreply(200, ans, ctype)
     if "cname" in rec:
         records.append({"name": name + ".", "type": 5, "TTL": rec.get("ttl", 60), "data": rec["cname"] + "."})
         owner, rec = lookup(name)
@@ -385,9 +437,70 @@ def doh(path, q):
             records += [{"name": owner + ".", "type": rtype, "TTL": ttl, "data": ip} for ip in ips]
     if rec.get("kind") == "bad-type":
         ans["Answer"] = {}
+    elif rec.get("kind") == "dup-key" and records:
+        ans["Answer"] = [DupKey(r, "data", TRAP) for r in records]
     elif records:
         ans["Answer"] = records
     return jreply(200, ans, ctype)
+
+
+# ------------------------------------------------------------------ DoH wire
+WIRE_CTYPE = "application/dns-message"
+
+def wire_name(name):
+    return b"".join(bytes([len(label)]) + label.encode() for label in name.split(".") if label) + b"\0"
+
+def wire_question(body):
+    """(id, name, qtype, question bytes) of a one-question query; ValueError if it is not one."""
+    if len(body) < 12 or int.from_bytes(body[4:6], "big") != 1:
+        raise ValueError("not a one-question query")
+    pos, labels = 12, []
+    while body[pos]:
+        n = body[pos]
+        if n & 0xC0 or pos + 1 + n > len(body):
+            raise ValueError("bad question name")
+        labels.append(body[pos + 1:pos + 1 + n].decode("ascii"))
+        pos += 1 + n
+    end = pos + 5
+    if end > len(body):
+        raise ValueError("short question")
+    return int.from_bytes(body[:2], "big"), norm(".".join(labels)), int.from_bytes(body[pos + 1:pos + 3], "big"), body[12:end]
+
+def wire_rr(owner, rtype, rdata, ttl=60):
+    return owner + rtype.to_bytes(2, "big") + b"\0\1" + ttl.to_bytes(4, "big") + len(rdata).to_bytes(2, "big") + rdata
+
+def wire(body):
+    """An RFC 8484 answer (POST body in, application/dns-message out) for zone names and the wire corpus kinds:
+    cname-loop (two CNAMEs in a loop), compression-loop (the answer's owner is a pointer to itself),
+    bad-hostname (an A record whose rdata is a name). Unknown names get NXDOMAIN."""
+    try:
+        qid, name, qtype, question = wire_question(body)
+    except (ValueError, IndexError, UnicodeDecodeError):
+        return reply(400, "bad query\n")
+    STATS.name(name)
+    sp = special([name], "wire")
+    if sp:
+        return sp
+    _, rec = lookup(name)
+    kind = (rec or {}).get("kind")
+    rcode, answers = (3 if rec is None else 0), []
+    qptr = b"\xc0\x0c"  # the question's name
+    if kind == "cname-loop":
+        b = wire_name("loop-b.test")
+        answers = [wire_rr(qptr, 5, b), wire_rr(b, 5, qptr)]
+    elif kind == "compression-loop":
+        at = 12 + len(question)
+        answers = [wire_rr((0xC000 | at).to_bytes(2, "big"), qtype, b"\x7f\0\0\2")]
+    elif name == "bad-hostname.test" and qtype == 1:
+        answers = [wire_rr(qptr, 1, wire_name(EVIL))]
+    elif rec and kind not in ("empty", "wrong-host"):
+        v4, v6, ttl, _ = fields(rec)
+        family = {1: (v4, socket.AF_INET), 28: (v6, socket.AF_INET6)}.get(qtype, ([], None))
+        for ip in family[0]:
+            answers.append(wire_rr(qptr, qtype, socket.inet_pton(family[1], ip), max(0, min(ttl, 2**31 - 1))))
+    flags = 0x8180 | rcode
+    head = qid.to_bytes(2, "big") + flags.to_bytes(2, "big") + b"\0\1" + len(answers).to_bytes(2, "big") + b"\0\0\0\0"
+    return reply(200, head + question + b"".join(answers), WIRE_CTYPE)
 
 
 # ------------------------------------------------------------------ serving
@@ -414,6 +527,7 @@ class Handler(BaseHTTPRequestHandler):
     timeout = 30
 
     def do_GET(self):
+        MODE.kind = None
         url = urlsplit(self.path)
         if url.path == "/_stats":
             return self.send(*jreply(200, STATS.snapshot()))
@@ -439,14 +553,71 @@ class Handler(BaseHTTPRequestHandler):
         STATS.count(self.server.label, urlsplit(self.path).path)
         self.send(*jreply(405, {"code": "MethodNotAllowed"}))
 
-    do_POST = do_PUT = do_DELETE = do_PATCH = not_allowed
+    do_PUT = do_DELETE = do_PATCH = not_allowed
+
+    def do_POST(self):
+        """DoH wire format (RFC 8484) at /dns-query-wire; every other POST is not allowed."""
+        MODE.kind = None
+        if urlsplit(self.path).path != "/dns-query-wire" or self.server.fail:
+            return self.not_allowed()
+        STATS.count(self.server.label, "/dns-query-wire")
+        length = int(self.headers.get("Content-Length") or 0)
+        if not 0 < length <= 65535:
+            return self.send(*reply(400, "bad length\n"))
+        try:
+            self.send(*wire(self.rfile.read(length)))
+        except Exception as e:  # a fixture bug must still answer
+            log(f"{self.server.label}: error handling POST {self.path!r}: {e!r}")
+            self.send(*reply(500, "fixture error\n"))
 
     def send(self, status, body, ctype):
-        self.send_response(status)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+        """Sends one response, as the request's MODE says: hang never answers, drip sends the whole response
+        (status line included) one byte every DRIP_SECONDS, huge pads the body with spaces to HUGE_BYTES, streamed."""
+        kind, MODE.kind = getattr(MODE, "kind", None), None
+        if kind == "hang":
+            self.close_connection = True
+            self.connection.settimeout(120)
+            try:
+                while self.connection.recv(4096):  # until the client goes away
+                    pass
+            except OSError:
+                pass
+            return
+        if ctype == "redirect":
+            self.send_response(status)
+            self.send_header("Location", self.path)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        if kind is None:
+            self.send_response(status)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        size = HUGE_BYTES if kind == "huge" else len(body)
+        head = (f"HTTP/1.1 {status} {self.responses.get(status, ('',))[0]}\r\nServer: {self.server_version}\r\n"
+                f"Content-Type: {ctype}\r\nContent-Length: {size}\r\n\r\n").encode()
+        self.log_request(status, size)
+        try:
+            if kind == "drip":
+                self.close_connection = True
+                for i in range(len(head + body)):
+                    self.wfile.write((head + body)[i:i + 1])
+                    self.wfile.flush()
+                    time.sleep(DRIP_SECONDS)
+                return
+            self.close_connection = True
+            self.wfile.write(head + body)
+            if kind == "huge":
+                chunk, left = b" " * 65536, size - len(body)
+                while left > 0:
+                    self.wfile.write(chunk[:left])
+                    left -= min(left, len(chunk))
+        except OSError as e:  # the client stopped reading: what the corpus expects of it
+            log(f"{self.server.label} {self.client_address[0]}: {kind or 'reply'} cut by the client: {e!r}")
+            self.close_connection = True
 
     def log_message(self, fmt, *args):
         log(f"{self.server.label} {self.client_address[0]} " + fmt % args)
