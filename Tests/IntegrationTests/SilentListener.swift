@@ -7,24 +7,31 @@ final class SilentListener: @unchecked Sendable {
     private let descriptor: Int32
 
     init(address: String = "127.0.0.4") throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        inet_pton(AF_INET, address, &addr.sin_addr)
-        let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(descriptor, 16) == 0 else {
-            close(descriptor)
-            throw LabError("cannot listen on \(address)")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        self.descriptor = descriptor
-        port = Int(UInt16(bigEndian: addr.sin_port))
+        (descriptor, port) = try listeningSocket(address: address, backlog: 16)
     }
 
     deinit { close(descriptor) }
+}
+
+/// A TCP socket listening on `address`:`port` (0: a free port) with `backlog`, and the port it got.
+func listeningSocket(address: String, port: Int = 0, backlog: Int32, reuseAddress: Bool = false) throws -> (Int32, Int) {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var one: Int32 = 1
+    if reuseAddress { setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size)) }
+    var addr = sockaddr_in()
+    addr.sin_family = sa_family_t(AF_INET)
+    addr.sin_port = in_port_t(UInt16(port).bigEndian)
+    inet_pton(AF_INET, address, &addr.sin_addr)
+    let bound = withUnsafePointer(to: &addr) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard bound == 0, listen(descriptor, backlog) == 0 else {
+        close(descriptor)
+        throw LabError("cannot listen on \(address):\(port)")
+    }
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &addr) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+    }
+    return (descriptor, Int(UInt16(bigEndian: addr.sin_port)))
 }

@@ -17,14 +17,20 @@ import Testing
         ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.contains(".ipcurl-") }
     }
 
-    /// Starts ipcurl writing a slow body to `out` and returns once its temporary file exists.
-    private func startSlowDownload(to out: String, in scratch: TemporaryDirectory) throws -> Process {
+    /// Starts ipcurl with the lab's pins and `arguments`, its cache in `scratch`, stderr discarded.
+    private func start(_ arguments: [String], in scratch: TemporaryDirectory) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ipcurlBinary())
-        process.arguments = pinned + ["-o", out, lab.api("a.test", "drip?bytes=1000000&chunk=1000&ms=20")]
+        process.arguments = pinned + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(["IPCURL_CACHE_DIR": scratch.path + "/cache"]) { $1 }
         process.standardError = FileHandle.nullDevice
         try process.run()
+        return process
+    }
+
+    /// Starts ipcurl writing a slow body to `out` and returns once its temporary file exists.
+    private func startSlowDownload(to out: String, in scratch: TemporaryDirectory) throws -> Process {
+        let process = try start(["-o", out, lab.api("a.test", "drip?bytes=1000000&chunk=1000&ms=20")], in: scratch)
         for _ in 0..<100 where leftovers(scratch.path).isEmpty { Thread.sleep(forTimeInterval: 0.05) }
         return process
     }
@@ -79,12 +85,7 @@ import Testing
             try old.write(to: URL(fileURLWithPath: out))
             unlink(peer)
             link(out, peer)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: ipcurlBinary())
-            process.arguments = pinned + ["-o", out, lab.https("b.test", "/files/big.bin")]
-            process.environment = ProcessInfo.processInfo.environment.merging(["IPCURL_CACHE_DIR": scratch.path + "/cache"]) { $1 }
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try start(["-o", out, lab.https("b.test", "/files/big.bin")], in: scratch)
             Thread.sleep(forTimeInterval: delay)
             kill(process.processIdentifier, SIGTERM)
             process.waitUntilExit()
