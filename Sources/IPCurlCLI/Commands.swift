@@ -130,7 +130,18 @@ public enum Commands {
             DescriptorWriter.standardError.write("ipcurl: help: no category \(ResolveEntry.quoted(String(word.prefix(40)))) (see 'ipcurl --help category')\n")
             return 2
         }
-        DescriptorWriter.standardOutput.write(text)
+        DescriptorWriter.standardOutput.write(text)  // as curl's --help, a reader that stopped early is no error
+        return 0
+    }
+
+    /// Prints a subcommand's output on stdout. A write that fails (a reader that went away, a full disk) is curl's
+    /// write error, one line and exit 23, so a script never takes a cut listing for a whole one.
+    static func printListing(_ text: String) -> Int32 {
+        guard DescriptorWriter.standardOutput.write(text) else {
+            let error = CurlError.writeError.with(message: "Failure writing output to stdout: \(String(cString: strerror(errno)))")
+            DescriptorWriter.standardError.write("ipcurl: \(error)\n")
+            return error.exitCode
+        }
         return 0
     }
 

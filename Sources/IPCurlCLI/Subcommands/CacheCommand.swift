@@ -46,7 +46,7 @@ struct CacheCommand: SubcommandLine {
             let (records, problems) = cache.list()
             for problem in problems { DescriptorWriter.standardError.write("ipcurl: \(problem)\n") }
             let now = Int64(time(nil))
-            DescriptorWriter.standardOutput.write(json ? CacheListing.json(records, now: now) : CacheListing.plain(records, now: now))
+            return Commands.printListing(json ? CacheListing.json(records, now: now) : CacheListing.plain(records, now: now))
         case .clear:
             do {
                 let removed = try cache.clear()

@@ -74,10 +74,10 @@ struct ResolveCommand: SubcommandLine {
             }
             items.append(ResolveListing.Item(host: host, result: result))
         }
-        DescriptorWriter.standardOutput.write(ResolveListing.render(items, port: port, format: format))
+        let printed = Commands.printListing(ResolveListing.render(items, port: port, format: format))
         let refreshed = policy.finishRefresh()
         if verbose { DescriptorWriter.standardError.write(DecisionLog.notes(refreshed)) }
         for item in items { if case .failure(let error) = item.result { return error.exitCode } }
-        return 0
+        return printed
     }
 }

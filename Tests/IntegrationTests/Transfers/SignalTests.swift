@@ -44,6 +44,28 @@ import Testing
         #expect(ours.stderr == "ipcurl: (23) Failure writing output to stdout\n23\n")
     }
 
+    /// `resolve` and `cache list` print data a script reads: a stdout nobody reads is 23 too, never a silent 0.
+    @Test func listingsToAClosedPipeAreAWriteError() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        close(ends[0])
+        let scratch = try TemporaryDirectory()
+        for arguments in [["resolve"] + lab.resolverArguments + ["a.test"], ["cache", "list"]] {
+            let process = Process(), errors = Pipe()
+            process.executableURL = URL(fileURLWithPath: ipcurlBinary())
+            process.arguments = arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(["IPCURL_CACHE_DIR": scratch.path + "/cache"]) { $1 }
+            process.standardOutput = FileHandle(fileDescriptor: ends[1], closeOnDealloc: false)
+            process.standardError = errors
+            try process.run()
+            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .exit && process.terminationStatus == 23, "\(arguments)")
+            #expect(stderr == "ipcurl: (23) Failure writing output to stdout: Broken pipe\n", "\(arguments)")
+        }
+        close(ends[1])
+    }
+
     @Test(arguments: [SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGALRM, SIGUSR1, SIGUSR2])
     func aSignalRemovesTheTemporaryFileAndKeepsTheOldOne(signal: Int32) throws {
         let scratch = try TemporaryDirectory()
