@@ -29,7 +29,7 @@ RELEASE  := -c release --static-swift-stdlib --disable-local-rpath -Xlinker -L$(
 # swift test must run real tests: fewer than this many counts as a failure ("no tests ran" can't pass).
 MIN_TESTS ?= 600
 
-.PHONY: setup setup-apt setup-consumers build test docs install demo lab-up lab-down bench stress clean
+.PHONY: setup setup-apt setup-consumers build test sanitize docs install demo lab-up lab-down bench stress clean
 
 ## setup: apt-get install the C libraries and lab servers (needs root or sudo; skips when all are present),
 ## pip-install the report consumers and fetch junit-10.xsd (each skipped when present)
@@ -60,15 +60,19 @@ setup-consumers: setup-apt
 build:
 	$(SWIFT) build $(RELEASE)
 
+# Shell lines for a recipe that runs tests: as root, `"$${confine[@]}" cmd` runs cmd in a private mount namespace
+# whose resolv.conf names 127.0.0.1, so a fallback to the system resolver stays on loopback.
+CONFINE = confine=(); resolv="$${IPCURL_LAB_DIR:-.lab}/resolv.conf"; printf 'nameserver 127.0.0.1\noptions timeout:1 attempts:1\n' >"$$resolv"; \
+	if [ "$$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then \
+	  confine=(unshare -m sh -c 'mount --bind "$$0" /etc/resolv.conf && exec "$$@"' "$$resolv"); \
+	  echo "make $@: system DNS confined to 127.0.0.1 (private mount namespace)"; fi
+
 ## test: unit tests plus integration tests against the real nginx + unbound + kresd lab (started and stopped here).
 ## As root the tests run in a private mount namespace whose resolv.conf names 127.0.0.1, so a fallback to the
 ## system resolver stays on loopback.
 test: setup
 	@set -e; $(LAB) up; trap '$(LAB) down' EXIT; \
-	confine=(); resolv="$${IPCURL_LAB_DIR:-.lab}/resolv.conf"; printf 'nameserver 127.0.0.1\noptions timeout:1 attempts:1\n' >"$$resolv"; \
-	if [ "$$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then \
-	  confine=(unshare -m sh -c 'mount --bind "$$0" /etc/resolv.conf && exec "$$@"' "$$resolv"); \
-	  echo "make test: system DNS confined to 127.0.0.1 (private mount namespace)"; fi; \
+	$(CONFINE); \
 	export IPCURL_JUNIT_XSD="$(CURDIR)/$(JUNIT_XSD)"; \
 	"$${confine[@]}" $(SWIFT) test 2>&1 | tee .build-test.log; status=$${PIPESTATUS[0]}; \
 	count=$$(sed -n 's/.*Test run with \([0-9][0-9]*\) tests\{0,1\} .*/\1/p' .build-test.log | tail -n 1); \
@@ -76,6 +80,53 @@ test: setup
 	[ "$$status" = 0 ] || exit "$$status"; \
 	if [ "$${count:-0}" -lt $(MIN_TESTS) ]; then echo "make test: only $${count:-0} tests ran (expected >= $(MIN_TESTS))" >&2; exit 1; fi; \
 	echo "make test: $$count tests passed"
+
+# make sanitize: debug builds, each in a scratch path of its own. swiftc has no -sanitize=undefined on Linux (Swift's
+# own overflow and bounds checks trap in every build); -Xcc -fsanitize=undefined instruments the C shims' static
+# inline functions, which clang compiles into the Swift modules that import them, and the ASan runtime carries
+# UBSan's handlers. Every sanitizer writes its reports to SANITIZE_LOGS/report.PID (log_path), the test processes'
+# and the ipcurl children's alike, and any report fails the run, even where the test that caused it passed.
+# LeakSanitizer stays off in the test process (XCTest and Foundation leak there) and is on in ipcurl and
+# ipcurl-docs: ASan reads SANITIZE_LOGS/options/<binary name> after ASAN_OPTIONS (include_if_exists, %b).
+ASAN_BUILD    := --scratch-path .build-asan --sanitize=address -Xcc -fsanitize=undefined
+TSAN_BUILD    := --scratch-path .build-tsan --sanitize=thread
+UNIT_TESTS    := ^(CurlKitTests|OptionTableTests|HTTPDNSTests|IPCurlCoreTests)\.
+SANITIZE_LOGS := $(CURDIR)/.build-sanitize
+
+## sanitize: the unit tests under ASan and UBSan, the integration tests against an ASan and UBSan build of ipcurl
+## (leak checks in ipcurl), then all of them again under TSan, ipcurl included (parallel checks on the multi loop,
+## -Z transfers on threads, the hedged HTTPDNS race, background refreshes, signal handlers); lab and DNS as in make test
+sanitize: setup
+	@set -e; $(LAB) up; trap '$(LAB) down' EXIT; \
+	$(CONFINE); \
+	export IPCURL_JUNIT_XSD="$(CURDIR)/$(JUNIT_XSD)"; \
+	rm -rf $(SANITIZE_LOGS); mkdir -p $(SANITIZE_LOGS)/options; \
+	for binary in ipcurl ipcurl-docs; do echo detect_leaks=1 >$(SANITIZE_LOGS)/options/$$binary; done; \
+	export ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:log_path=$(SANITIZE_LOGS)/report:include_if_exists=$(SANITIZE_LOGS)/options/%b; \
+	export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_path=$(SANITIZE_LOGS)/report; \
+	export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:log_path=$(SANITIZE_LOGS)/report; \
+	step() { \
+	  name=$$1; shift; began=$$SECONDS; \
+	  echo "make sanitize: $$name"; \
+	  "$${confine[@]}" "$$@" 2>&1 | tee $(SANITIZE_LOGS)/step.log; status=$${PIPESTATUS[0]}; \
+	  count=$$(sed -n 's/.*Test run with \([0-9][0-9]*\) tests\{0,1\} .*/\1/p' $(SANITIZE_LOGS)/step.log | tail -n 1); \
+	  rm -f $(SANITIZE_LOGS)/step.log; \
+	  reports=$$(find $(SANITIZE_LOGS) -maxdepth 1 -type f -name 'report.*' | sort); \
+	  if [ -n "$$reports" ]; then cat $$reports >&2; echo "make sanitize: $$name: sanitizer reports:" $$reports >&2; exit 1; fi; \
+	  [ "$$status" = 0 ] || { echo "make sanitize: $$name failed" >&2; exit "$$status"; }; \
+	  if [ "$${count:-0}" = 0 ]; then echo "make sanitize: $$name ran no tests" >&2; exit 1; fi; \
+	  summary="$$summary""make sanitize: $$name: $$count tests passed ($$((SECONDS - began)) s)"$$'\n'; \
+	}; \
+	began=$$SECONDS; $(SWIFT) build --build-tests $(ASAN_BUILD); \
+	summary="make sanitize: ASan+UBSan build: $$((SECONDS - began)) s"$$'\n'; \
+	step "ASan+UBSan unit tests" $(SWIFT) test --skip-build $(ASAN_BUILD) --filter '$(UNIT_TESTS)'; \
+	export IPCURL_BIN="$$($(SWIFT) build $(ASAN_BUILD) --show-bin-path)/ipcurl"; \
+	step "integration tests, ASan+UBSan ipcurl" $(SWIFT) test --skip-build $(ASAN_BUILD) --filter '^IntegrationTests\.'; \
+	began=$$SECONDS; $(SWIFT) build --build-tests $(TSAN_BUILD); \
+	summary="$$summary""make sanitize: TSan build: $$((SECONDS - began)) s"$$'\n'; \
+	export IPCURL_BIN="$$($(SWIFT) build $(TSAN_BUILD) --show-bin-path)/ipcurl"; \
+	step "TSan unit and integration tests, TSan ipcurl" $(SWIFT) test --skip-build $(TSAN_BUILD); \
+	printf '%s' "$$summary"
 
 ## docs: the man page and bash, zsh and fish completions, rendered from the option tables into .build/docs
 docs:
@@ -117,4 +168,4 @@ stress: build lab-up
 	@set -a; . "$$($(LAB) env)"; set +a; python3 Tests/Lab/stress.py "$$($(SWIFT) build $(RELEASE) --show-bin-path)/ipcurl"
 
 clean:
-	rm -rf .build .lab
+	rm -rf .build .build-asan .build-tsan .build-sanitize .lab
