@@ -2,8 +2,8 @@ import FuzzSupport
 @_spi(Fuzzing) import IPCurlCLI
 import OptionTable
 
-/// `-K` config files: the entries read from the text, then the text applied as `ipcurl -K FILE` (and, through
-/// `config` lines in it, as the files it includes).
+/// `-K` config files: the entries read from the text, then the text applied as `ipcurl -K fuzz.conf` (a
+/// `config fuzz.conf` line in it includes it again; other files cannot be read).
 @_cdecl("FuzzConfigFile_main")
 func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
     runFuzzer(argc, argv) { data, size in
@@ -20,7 +20,7 @@ func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<C
         } catch {
             requireOneLine("\(error)", "config file error")
         }
-        if let error = CommandLineEntryPoints.parse(["-K", "fuzz.conf"], configText: text) {
+        if let error = CommandLineEntryPoints.parse(["-K", "fuzz.conf"], configFiles: ["fuzz.conf": text]) {
             require(!error.isEmpty, "an empty config file error")
         }
         return 0
