@@ -123,4 +123,4 @@ fuzz:
 	Fuzz/run-fuzz.sh Fuzz/.build-fuzz/release $(FUZZ_WORK) $(FUZZ_SECONDS) $(FUZZ_PARALLEL) $(FUZZ_TARGETS)
 
 clean:
-	rm -rf .build .lab
+	rm -rf .build .lab Fuzz/.build-fuzz Fuzz/.fuzz-work
