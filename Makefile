@@ -29,7 +29,7 @@ RELEASE  := -c release --static-swift-stdlib --disable-local-rpath -Xlinker -L$(
 # swift test must run real tests: fewer than this many counts as a failure ("no tests ran" can't pass).
 MIN_TESTS ?= 600
 
-.PHONY: setup setup-apt setup-consumers build test sanitize docs install demo lab-up lab-down bench stress clean
+.PHONY: setup setup-apt setup-consumers build test sanitize docs install demo lab-up lab-down bench stress fuzz clean
 
 ## setup: apt-get install the C libraries and lab servers (needs root or sudo; skips when all are present),
 ## pip-install the report consumers and fetch junit-10.xsd (each skipped when present)
@@ -167,5 +167,16 @@ bench: build lab-up
 stress: build lab-up
 	@set -a; . "$$($(LAB) env)"; set +a; python3 Tests/Lab/stress.py "$$($(SWIFT) build $(RELEASE) --show-bin-path)/ipcurl"
 
+FUZZ_SECONDS ?= 120
+FUZZ_PARALLEL ?= 1
+FUZZ_WORK ?= Fuzz/.fuzz-work
+FUZZ_TARGETS ?= FuzzDNSMessage FuzzDoHJSON FuzzAliyunSingle FuzzAliyunBatch FuzzDNSPodPlain FuzzDNSPodAES FuzzDNSPodDES \
+            FuzzResolveEntry FuzzResolverCommandLine FuzzCacheRecord FuzzWriteOut FuzzTargetsFile FuzzConfigFile FuzzOptionParser
+## fuzz: the libFuzzer targets of Fuzz/ (ASan), each FUZZ_SECONDS on a copy of its seeds in Fuzz/Corpus, FUZZ_PARALLEL
+## at a time; prints executions, exec/s and crashes per target and fails on a crash (FUZZ_TARGETS picks some)
+fuzz:
+	cd Fuzz && $(SWIFT) build -c release -Xswiftc -sanitize=fuzzer,address --scratch-path .build-fuzz
+	Fuzz/run-fuzz.sh Fuzz/.build-fuzz/release $(FUZZ_WORK) $(FUZZ_SECONDS) $(FUZZ_PARALLEL) $(FUZZ_TARGETS)
+
 clean:
-	rm -rf .build .build-asan .build-tsan .build-sanitize .lab
+	rm -rf .build .build-asan .build-tsan .build-sanitize .lab Fuzz/.build-fuzz Fuzz/.fuzz-work

@@ -7,6 +7,10 @@ let package = Package(
         .executable(name: "ipcurl", targets: ["ipcurl"]),
         .library(name: "HTTPDNS", targets: ["HTTPDNS"]),
         .library(name: "CurlKit", targets: ["CurlKit"]),
+        // For the fuzz targets of Fuzz/ (a package of their own), which reach the parsers through @_spi(Fuzzing).
+        .library(name: "OptionTable", targets: ["OptionTable"]),
+        .library(name: "IPCurlCore", targets: ["IPCurlCore"]),
+        .library(name: "IPCurlCLI", targets: ["IPCurlCLI"]),
     ],
     targets: [
         .systemLibrary(

@@ -5,9 +5,12 @@ public enum OptionSuggestion {
     /// name's length in edits, at least one).
     public static func closest(to typed: String, among names: [String]) -> String? {
         let limit = max(1, typed.count / 3)
+        let typedBytes = Array(typed.utf8)
         var best: (name: String, distance: Int)?
-        for name in names {
-            let distance = self.distance(Array(typed.utf8), Array(name.utf8))
+        // The distance is at least the difference in length, so a name that much shorter or longer is skipped
+        // unmeasured (measuring costs the product of the lengths: a long mistyped name would take seconds).
+        for name in names where abs(typedBytes.count - name.utf8.count) <= limit {
+            let distance = self.distance(typedBytes, Array(name.utf8))
             if distance <= limit, distance < (best?.distance ?? .max) { best = (name, distance) }
         }
         return best?.name

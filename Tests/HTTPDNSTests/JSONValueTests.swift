@@ -40,6 +40,16 @@ import Testing
         _ = try parse(String(repeating: "[", count: 20) + String(repeating: "]", count: 20))
     }
 
+    /// A member name from a server reaches error lines (and `-v`) only escaped and cut: no line break, no terminal control.
+    @Test func aDuplicateMemberIsNamedOnOneLine() {
+        #expect(throws: JSONError(description: #"not JSON: duplicate member 'a\nb\u{7F}' at byte 30"#)) {
+            try parse(#"{"a\nb\u007f":1,"a\nb\u007f":2}"#)
+        }
+        #expect(throws: JSONError(description: "not JSON: duplicate member '\(String(repeating: "k", count: 64))'... at byte 150")) {
+            try parse(#"{"\#(String(repeating: "k", count: 70))":1,"\#(String(repeating: "k", count: 70))":2}"#)
+        }
+    }
+
     @Test func errorNamesTheOffset() {
         #expect(throws: JSONError(description: "not JSON: expected ',' or ']' at byte 3")) { try parse("[1 2]") }
     }

@@ -105,6 +105,15 @@ private func failure(_ arguments: [String], files: [String: String] = [:]) -> St
         #expect(failure(["-j"]) == "option -j: is unknown")
     }
 
+    /// Only names within the edit limit in length are measured: measuring costs the product of the lengths.
+    @Test func aLongUnknownNameIsNotMeasuredAgainstEveryRow() {
+        let typed = String(repeating: "a", count: 200_000)
+        let clock = ContinuousClock()
+        let elapsed = clock.measure { #expect(OptionSuggestion.closest(to: typed, among: rows.map(\.long)) == nil) }
+        #expect(elapsed < .seconds(1))
+        #expect(OptionSuggestion.closest(to: "data-binaryy", among: rows.map(\.long)) == "data-binary")
+    }
+
     @Test func missingValuesAndBadNumbersAreUsageErrors() {
         #expect(failure(["-o"]) == "option -o: requires parameter")
         #expect(failure(["--output"]) == "option --output: requires parameter")

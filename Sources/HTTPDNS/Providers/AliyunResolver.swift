@@ -96,7 +96,7 @@ public struct AliyunResolver: Resolver {
 
     /// The answer's JSON object. A non-200 status with a JSON body is a documented error (`{"code": "..."}`), reported
     /// by its code, and ends the search; a body that is not a JSON object fails the server.
-    private static func object(_ response: HTTPDNSResponse) -> HTTPDNSClient.Verdict<JSONValue> {
+    static func object(_ response: HTTPDNSResponse) -> HTTPDNSClient.Verdict<JSONValue> {
         let parsed = Result { () throws(JSONError) in try JSONValue.parse(response.body) }
         guard case .success(let value) = parsed, case .object = value else {
             if response.status != 200 { return .serverFailed("HTTP \(response.status)", phase: .http) }
@@ -111,7 +111,7 @@ public struct AliyunResolver: Resolver {
     }
 
     /// A batch answer's `dns` entries grouped by their (normalized) `host`.
-    private static func entriesByHost(_ object: JSONValue) -> HTTPDNSClient.Verdict<[String: [JSONValue]]> {
+    static func entriesByHost(_ object: JSONValue) -> HTTPDNSClient.Verdict<[String: [JSONValue]]> {
         guard case .array(let items)? = object["dns"] else { return .serverFailed("no \"dns\" array in the batch answer") }
         var byHost: [String: [JSONValue]] = [:]
         for item in items {

@@ -41,7 +41,7 @@ public struct DNSPodResolver: Resolver {
             (responses) -> HTTPDNSClient.Verdict<ParsedAnswer> in
             let response = responses[0]
             guard response.status == 200 else { return .definite("HTTP \(response.status)") }
-            switch plaintext(response.body) {
+            switch Self.plaintext(response.body, mode: mode) {
             case .success(let text): return Self.answer(text, for: host)
             case .failure(let error): return .serverFailed(error.reason)
             }
@@ -69,8 +69,8 @@ public struct DNSPodResolver: Resolver {
         return "/d?\(query)&ttl=1&type=addrs"
     }
 
-    /// The answer text: the body itself, or the hex body decrypted in encrypted mode.
-    private func plaintext(_ body: [UInt8]) -> Result<String, FieldError> {
+    /// The answer text: the body itself, or the hex body decrypted in encrypted `mode`.
+    static func plaintext(_ body: [UInt8], mode: Mode) -> Result<String, FieldError> {
         guard case .encrypted(_, let cipher) = mode, !body.isEmpty else { return .success(String(decoding: body, as: UTF8.self)) }
         let text = String(decoding: body, as: UTF8.self)
         let trimmed = text.hasSuffix("\n") ? text.dropLast() : Substring(text)

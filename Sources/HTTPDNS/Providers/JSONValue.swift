@@ -98,7 +98,7 @@ private struct JSONParser {
             guard !atEnd, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
             guard members.updateValue(try value(depth: depth + 1), forKey: key) == nil else {
-                throw error("duplicate member \"\(key)\"")
+                throw error("duplicate member \(Printable.quotedExcerpt(key, limit: 64))")
             }
             skipSpace()
             guard !atEnd else { throw error("unexpected end") }

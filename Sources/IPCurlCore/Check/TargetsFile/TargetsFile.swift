@@ -43,7 +43,8 @@ public struct TargetsFile: Sendable {
         try decode(Array(text.utf8), path: path, resolverOptions: resolverOptions)
     }
 
-    private static func decode(_ bytes: [UInt8], path: String,
+    /// Decodes `bytes` as the contents of a file named `path`, as ``load(path:resolverOptions:)`` does after reading it.
+    @_spi(Fuzzing) public static func decode(_ bytes: [UInt8], path: String,
                                resolverOptions: [String: ResolverOptionKind]) throws(TargetsFileError) -> TargetsFile {
         let root: YAMLNode?
         do {

@@ -1,0 +1,2 @@
+// Header-only module: LLVMFuzzerRunDriver is defined by libFuzzer's runtime.
+#include "CLibFuzzer.h"

@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora in Corpus/<Target>/: answers in the shapes the vendors document and the lab fixture
+(Tests/Lab/httpdns_fixture.py) serves. Deterministic except the AES IVs. Run from anywhere: python3 make-seeds.py"""
+import json, os, pathlib, shutil, struct, subprocess
+
+ROOT = pathlib.Path(__file__).resolve().parent / "Corpus"
+
+def write(target, seeds):
+    folder = ROOT / target
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    for index, seed in enumerate(seeds):
+        (folder / f"seed-{index:02d}").write_bytes(seed if isinstance(seed, bytes) else seed.encode())
+
+def js(obj):
+    return json.dumps(obj, separators=(",", ":"))
+
+# ------------------------------------------------------------------ DNS wire (RFC 1035)
+def name(text):
+    return b"".join(bytes([len(label)]) + label.encode() for label in text.rstrip(".").split(".")) + b"\0"
+
+def rr(owner, rtype, ttl, rdata):
+    return owner + struct.pack(">HHIH", rtype, 1, ttl, len(rdata)) + rdata
+
+def message(qname, qtype, answers=(), authority=(), rcode=0, flags=0x8180, ident=0x1234):
+    header = struct.pack(">HHHHHH", ident, flags | rcode, 1, len(answers), len(authority), 0)
+    return header + name(qname) + struct.pack(">HH", qtype, 1) + b"".join(answers) + b"".join(authority)
+
+PTR = b"\xc0\x0c"  # the question's name
+def soa(owner, ttl=300, minimum=60):
+    return rr(owner, 6, ttl, name("ns.example.com") + name("hostmaster.example.com") + struct.pack(">IIIII", 1, 7200, 3600, 1209600, minimum))
+
+dns = [
+    message("example.com", 1, [rr(PTR, 1, 300, bytes([93, 184, 216, 34]))]),
+    message("example.com", 1, [rr(PTR, 1, 60, bytes([192, 0, 2, 1])), rr(PTR, 1, 60, bytes([192, 0, 2, 2]))]),
+    message("example.com", 28, [rr(PTR, 28, 300, bytes.fromhex("20010db8000000000000000000000001"))]),
+    message("www.example.com", 1, [rr(PTR, 5, 120, name("cdn.example.net")),
+                                   rr(name("cdn.example.net"), 1, 30, bytes([198, 51, 100, 7]))]),
+    message("www.example.com", 28, [rr(PTR, 5, 120, b"\x03cdn\xc0\x10"),
+                                    rr(b"\x03cdn\xc0\x10", 28, 30, bytes.fromhex("20010db8000000000000000000000002"))]),
+    message("a.test", 1, [], [soa(b"\xc0\x0e")]),  # NODATA with the zone's SOA
+    message("nx.example.com", 1, [], [soa(name("example.com"))], rcode=3),
+    message("example.com", 1, [rr(PTR, 1, 0x80000000, bytes([127, 0, 0, 2]))]),
+    message("example.com", 1, [rr(PTR, 16, 60, b"\x05hello"), rr(PTR, 1, 60, bytes([10, 0, 0, 1]))]),
+]
+write("FuzzDNSMessage", dns)
+
+# ------------------------------------------------------------------ DoH JSON (Google / Cloudflare); first byte: 0 A, 1 AAAA
+def doh(qname, qtype, answer=None, status=0):
+    obj = {"Status": status, "TC": False, "RD": True, "RA": True, "AD": False, "CD": False,
+           "Question": [{"name": qname + ".", "type": qtype}]}
+    if answer is not None:
+        obj["Answer"] = answer
+    return js(obj)
+
+write("FuzzDoHJSON", [
+    "0" + doh("example.com", 1, [{"name": "example.com.", "type": 1, "TTL": 300, "data": "93.184.216.34"}]),
+    "1" + doh("example.com", 28, [{"name": "example.com.", "type": 28, "TTL": 300, "data": "2001:db8::1"}]),
+    "0" + doh("example.com", 1, [{"name": "example.com.", "type": 5, "TTL": 60, "data": "cdn.example.net."},
+                                 {"name": "cdn.example.net.", "type": 1, "TTL": 20, "data": "198.51.100.7"},
+                                 {"name": "cdn.example.net.", "type": 1, "TTL": 20, "data": "198.51.100.8"}]),
+    "0" + doh("example.com", 1, status=3),
+    "0" + doh("example.com", 1),
+    "0" + doh("example.com", 1, {}),
+    "0" + doh("example.com", 1, [{"name": "evil.example.", "type": 1, "TTL": 60, "data": "127.0.0.2"}]),
+])
+
+# ------------------------------------------------------------------ Alibaba Cloud HTTPDNS; first byte: 0 HTTP 200, 1 HTTP 403
+single = [
+    {"host": "www.example.com", "ips": ["192.0.2.1", "192.0.2.2"], "ttl": 60, "origin_ttl": 600, "client_ip": "198.51.100.1"},
+    {"host": "www.example.com", "ips": ["192.0.2.1"], "ipsv6": ["2001:db8::1"], "ttl": 300, "origin_ttl": 300},
+    {"host": "www.example.com", "ips": [], "ipsv6": [], "ttl": 60, "client_ip": "198.51.100.1"},
+    {"host": "www.example.com", "ips": "127.0.0.2", "ttl": "60"},
+    {"host": "www.example.com", "ips": ["127.0.0.2"], "ttl": -5},
+    {"host": "evil.example", "ips": ["127.0.0.2"], "ttl": 60},
+]
+write("FuzzAliyunSingle", ["0" + js(d) for d in single] + ["1" + js({"code": "InvalidAccount"}), "1" + js({"code": "SignatureExpired"})])
+
+def batch_entry(host, v4, v6, ttl=60, typed=True):
+    if not typed:
+        return [{"host": host, "ips": v4, "ipsv6": v6, "ttl": ttl, "origin_ttl": ttl}]
+    return [{"host": host, "ips": v4, "type": 1, "ttl": ttl, "origin_ttl": ttl}, {"host": host, "ips": v6, "type": 28, "ttl": ttl}]
+
+write("FuzzAliyunBatch", [
+    js({"dns": batch_entry("a.example.com", ["192.0.2.1"], ["2001:db8::1"]) + batch_entry("b.example.com", ["192.0.2.2"], [])
+               + batch_entry("www.example.com", [], ["2001:db8::3"], ttl=300)}),
+    js({"dns": batch_entry("a.example.com", ["192.0.2.1", "192.0.2.9"], [], typed=False)
+               + batch_entry("www.example.com", ["192.0.2.3"], [], typed=False)}),
+    js({"dns": []}),
+    js({"dns": [{"host": "a.example.com", "ips": ["192.0.2.1"], "type": 5, "ttl": 60}]}),
+])
+
+# ------------------------------------------------------------------ DNSPod: v4s,ttl-v6s,ttl
+plain = ["192.0.2.1;192.0.2.2,60-2001:db8::1,60", "192.0.2.1,120", "0-2001:db8::1;2001:db8::2,300", "192.0.2.1,-5-0",
+         "0", "", "192.0.2.1,60-0\n", "192.0.2.1,sixty", "192.0.2.1;bad,60"]
+write("FuzzDNSPodPlain", plain)
+
+def openssl(args, data):
+    return subprocess.run(["openssl", "enc", *args], input=data, capture_output=True, check=True).stdout
+
+def aes(text):
+    iv = os.urandom(16)
+    key = b"0123456789abcdef"
+    return (iv + openssl(["-aes-128-cbc", "-K", key.hex(), "-iv", iv.hex(), "-nosalt"], text.encode())).hex()
+
+def des(text):
+    return openssl(["-des-ecb", "-provider", "legacy", "-provider", "default", "-K", b"01234567".hex(), "-nosalt"],
+                   text.encode()).hex().upper()
+
+write("FuzzDNSPodAES", [aes(text) for text in plain if text] + ["", "00ff"])
+write("FuzzDNSPodDES", [des(text) for text in plain if text] + ["", "0011223344556677\n"])
+
+# ------------------------------------------------------------------ --resolve and resolver command lines
+write("FuzzResolveEntry", ["www.example.com:443:192.0.2.1", "+a.test:8443:127.0.0.2,[::1]", "example.com:80:2001:db8::1,192.0.2.1",
+                           "Host.Example.:443:[2001:db8::1]", "x:0:1.2.3.4", "a.test:443:", "a_b.test:65535:10.0.0.1,10.0.0.1"])
+write("FuzzResolverCommandLine", ["www.example.com:443:192.0.2.1\n", "www.example.com:443:192.0.2.1,[2001:db8::1]\r\n\n+WWW.example.com.:443:192.0.2.2",
+                                  "-www.example.com:443\n", "www.example.com:80:192.0.2.1\n", "www.example.com:443:192.0.2.1 \n", ""])
+
+# ------------------------------------------------------------------ cache files
+def cache(host, family, addresses, ttl=60, stored=1764000000, source="aliyun", origin="aliyun (https://203.107.1.1)"):
+    return "\n".join(["ipcurl-dns-cache 1", f"host {host}", f"family {family}", "provider 0123456789abcdef0123456789abcdef",
+                      f"source {source}", f"origin {origin}", f"ttl {ttl}", f"stored {stored}", "addresses " + " ".join(addresses)]) + "\n"
+write("FuzzCacheRecord", [cache("www.example.com", "v4", ["192.0.2.1", "192.0.2.2"]), cache("a.test", "v6", ["2001:db8::1"], source="doh", origin="doh https://127.0.0.1:8443/dns-query"),
+                          cache("b.test", "v4", [], ttl=0), cache("b.test", "v4", ["2001:db8::1"]), cache("c.test", "v6", ["::1"], stored=1 << 41)])
+
+# ------------------------------------------------------------------ -w formats; first byte: 0 success, 1 failed transfer
+write("FuzzWriteOut", ["0%{http_code}\\n", "0%{remote_ip}:%{remote_port} %{time_total}s %{size_download}\\n", "0%{json}",
+                       "1%{onerror}%{errormsg} (%{exitcode})\\n", "0%header{content-type}|%header{X-TEST}|%header{missing}",
+                       "0%{stderr}to stderr%{stdout}to stdout %% 100%", "0%{certs}%{num_certs}%{url_effective}%{urlnum}",
+                       "0%{DNS_SOURCE} %{dns_time} %{unknown_var} %{scheme} %{http_version}\\t\\r\\\\", "0plain text, no variables"])
+
+# ------------------------------------------------------------------ targets files (YAML and JSON)
+write("FuzzTargetsFile", [
+    """defaults: { all_ips: true, method: GET, headers: {X-Probe: ci}, expect: { status: 200, min_cert_days: 14 } }
+resolver: { doh: https://dns.example/dns-query }
+labels: { vantage: ci-shanghai }
+targets:
+  - name: api
+    url: https://api.example.com/health
+    expect: { status: [200, 204], body_contains: ok, max_time_ms: 800 }
+""",
+    """targets:
+  - https://www.example.com/
+  - name: second
+    url: https://b.example.com/
+    method: HEAD
+    headers: { Accept: text/html }
+resolver:
+  resolve: [ "b.example.com:443:192.0.2.1", "www.example.com:443:192.0.2.2" ]
+  no-fallback: true
+  dns-timeout: 2
+""",
+    js({"targets": [{"name": "json", "url": "https://json.example/", "expect": {"status": 204, "header": {"server": "nginx"}}}],
+        "resolver": {"aliyun-account": "139450", "fallback": False}}),
+    "{\n\t\"targets\": [\"https://tabs.example/\"]\n}\n",
+    "targets: [\n",
+    "targets: &a [*a]\n",
+])
+
+# ------------------------------------------------------------------ -K config files and command lines (NUL-separated)
+write("FuzzConfigFile", ["# comment\nurl = \"https://www.example.com/\"\n-s\n--max-time 5\nheader: \"X-A: \\\"b\\\"\\t\"\n",
+                         "resolve www.example.com:443:192.0.2.1\ndoh = https://dns.example/dns-query\nwrite-out = \"%{http_code}\\n\"\n",
+                         "verbose\noutput=/dev/null\nretry 3\nconfig other.conf\n", "user-agent \"unterminated\n", "aliyun-account 139450\r\ndnspod\r\n"])
+write("FuzzOptionParser", ["\0".join(words) for words in [
+    ["-s", "-o", "/dev/null", "-w", "%{http_code}", "https://www.example.com/"],
+    ["--resolve", "www.example.com:443:192.0.2.1", "-H", "X-A: b", "-d", "x=1", "https://www.example.com/", "--next", "-I", "https://b.example/"],
+    ["resolve", "--doh", "https://dns.example/dns-query", "--json", "a.example", "b.example"],
+    ["check", "--targets", "t.yaml", "--format", "junit", "--label", "a=b"],
+    ["cache", "list", "--json"], ["-vZ", "--parallel-max", "5", "--retry=3", "--no-fallback", "https://x/[1-3]"],
+    ["--aliyun-account", "139450", "--aliyun-secret", "s3cret", "--dnspod-key", "0123456789abcdef", "-K", "f", "https://x/"],
+    ["--help", "all"], ["-:", "--", "-not-an-option"],
+]])

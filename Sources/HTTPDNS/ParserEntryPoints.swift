@@ -1,0 +1,67 @@
+/// The vendor-answer parsers with no network around them, for the fuzz targets in `Fuzz/`: each takes the bytes a
+/// server sent and returns what the resolver would make of them. Not part of the library's API.
+@_spi(Fuzzing) public enum ParserEntryPoints {
+    /// What a parser made of one answer: the host, its addresses and TTL, or the one-line reason it was refused.
+    public enum Outcome: Sendable {
+        /// A usable answer.
+        case answer(host: String, addresses: [IPAddress], ttl: Int64)
+        /// No usable answer (a failed server, no records or a definite error), with its reason.
+        case refused(String)
+    }
+
+    /// A DoH JSON answer (HTTP 200, `application/dns-json`) to the question `host`/`type`.
+    public static func dohJSON(_ body: [UInt8], host: String, type: DNSRecordType) -> Outcome {
+        let response = HTTPDNSResponse(status: 200, contentType: "application/dns-json", body: body)
+        switch DoHJSONResolver.records(response, host: host, type: type) {
+        case .answer(let found): return .answer(host: host, addresses: found.addresses, ttl: found.ttl)
+        case .definite(let reason), .noRecords(let reason), .serverFailed(let reason, _): return .refused(reason)
+        }
+    }
+
+    /// Alibaba's single-host `d` answer with HTTP `status`, for `host`.
+    public static func aliyunSingle(_ body: [UInt8], status: Int, host: String) -> Outcome {
+        outcome(AliyunResolver.object(HTTPDNSResponse(status: status, body: body)).then { AliyunResolver.answer([$0], for: host) })
+    }
+
+    /// Alibaba's batch `resolve` answer (HTTP 200), one outcome per host of `hosts`, in order.
+    public static func aliyunBatch(_ body: [UInt8], hosts: [String]) -> [Outcome] {
+        switch AliyunResolver.object(HTTPDNSResponse(status: 200, body: body)).then(AliyunResolver.entriesByHost) {
+        case .answer(let byHost):
+            return hosts.map { host in
+                guard let entries = byHost[host] else { return .refused("not in the batch answer") }
+                return outcome(AliyunResolver.answer(entries, for: host))
+            }
+        case .definite(let reason), .noRecords(let reason), .serverFailed(let reason, _):
+            return hosts.map { _ in .refused(reason) }
+        }
+    }
+
+    /// A DNSPod answer body (HTTP 200) for `host`: plain text, or hex decrypted with `cipher` when one is given.
+    public static func dnspod(_ body: [UInt8], cipher: SymmetricCipher?, host: String) -> Outcome {
+        let mode: DNSPodResolver.Mode = cipher.map { .encrypted(id: "1", cipher: $0) } ?? .plain
+        switch DNSPodResolver.plaintext(body, mode: mode) {
+        case .success(let text): return outcome(DNSPodResolver.answer(text, for: host))
+        case .failure(let error): return .refused(error.reason)
+        }
+    }
+
+    /// The addresses a resolver command's `output` gives for `host` (normalized) and `port`, or why it gives none.
+    public static func resolverCommandOutput(_ output: [UInt8], host: String, port: Int) -> Result<[IPAddress], CommandOutputError> {
+        do { return .success(try CommandResolver.addresses(in: output, host: host, port: port)) } catch {
+            return .failure(CommandOutputError(reason: error.reason))
+        }
+    }
+
+    /// Why a resolver command's output is not an answer.
+    public struct CommandOutputError: Error, Sendable {
+        /// The one-line reason.
+        public let reason: String
+    }
+
+    private static func outcome(_ verdict: HTTPDNSClient.Verdict<ParsedAnswer>) -> Outcome {
+        switch verdict {
+        case .answer(let parsed): .answer(host: parsed.host, addresses: parsed.addresses, ttl: parsed.ttl)
+        case .definite(let reason), .noRecords(let reason), .serverFailed(let reason, _): .refused(reason)
+        }
+    }
+}
