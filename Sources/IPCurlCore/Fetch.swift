@@ -231,8 +231,9 @@ final class FetchRun {
             }
             return resolution
         } catch {
-            if let limit = request.transport.timeoutMS, elapsedMS >= limit {
-                throw CurlError.operationTimedOut.with(message: "Operation timed out after \(elapsedMS) milliseconds while resolving \(url.host)")
+            // Spent as the lookup budgets count it: less than a whole millisecond left (a lookup stops there).
+            if let limit = request.transport.timeoutMS, let deadline = policy.deadline, deadline - clock.now < .milliseconds(1) {
+                throw CurlError.operationTimedOut.with(message: "Operation timed out after \(max(elapsedMS, limit)) milliseconds while resolving \(url.host)")
             }
             throw CurlError(error)
         }

@@ -184,11 +184,12 @@ public final class ResolutionPolicy {
     }
 
     /// The fallback's resolution after HTTPDNS failed with `failure`, or `failure` itself when it is a
-    /// configuration error, when there is no fallback, or when the deadline has passed.
+    /// configuration error, when there is no fallback, or when the deadline has passed (less than a whole millisecond
+    /// left, where a ``LookupBudget`` counts as spent).
     private func fallingBack(_ host: String, port: Int, after failure: ResolutionError) -> Result<Resolution, ResolutionError> {
         // The name as the URL spells it, trailing dot kept: `foo.` is absolute, and without its dot the system
         // resolver would try its search domains (`foo.corp`) and answer for another name.
-        guard failure.allowsFallback, let fallback, deadline.map({ ContinuousClock.now < $0 }) ?? true,
+        guard failure.allowsFallback, let fallback, deadline.map({ $0 - ContinuousClock.now >= .milliseconds(1) }) ?? true,
               let name = HostName.lookupName(host) else { return .failure(failure) }
         let budget = LookupBudget(milliseconds: fallbackTimeoutMS, endingBy: deadline)
         let answered = Result { () throws(ResolutionError) in try fallback.resolve(name, port: port, within: budget) }
