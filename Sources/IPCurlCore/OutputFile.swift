@@ -200,8 +200,15 @@ final class OutputFile {
         } else {
             target = exists ? Self.resolved(path) : path
             rewritesInPlace = exists && info.st_nlink > 1
-            if !writesDirectly { createTemporary(replacing: exists ? info : nil) }
-            if writesDirectly { descriptor = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666) }
+            if writesDirectly {
+                descriptor = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+            } else if let failure = createTemporary(replacing: exists ? info : nil) {
+                descriptor = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+                if descriptor >= 0 {
+                    note?("Writing \(Printable.escaped(path)) in place: no temporary file beside it (\(String(cString: strerror(failure))));"
+                          + " a failed or interrupted transfer leaves it partial")
+                }
+            }
         }
         guard descriptor >= 0 else {
             failure = CurlError.writeError.with(message: "Failed to open the file \(Printable.escaped(path)): \(String(cString: strerror(errno)))")
@@ -214,8 +221,8 @@ final class OutputFile {
     /// Creates the temporary file beside ``target`` (registered for clean-up), giving it the mode and owner of
     /// the file it replaces (`existing`), never wider. Where none can be made but curl could still write the file
     /// itself (no write permission on the directory, a read-only directory mount, a name too long), switches to
-    /// writing in place.
-    private func createTemporary(replacing existing: stat?) {
+    /// writing in place and returns the `errno` that made it.
+    private func createTemporary(replacing existing: stat?) -> Int32? {
         let (directory, base) = TemporaryName.split(target)
         TemporaryName.removeLeftovers(in: directory)
         var template = Array(TemporaryName.template(directory: directory, base: base).utf8CString)
@@ -227,12 +234,10 @@ final class OutputFile {
         }
         descriptor = created.0
         guard descriptor >= 0 else {
-            if [EACCES, EPERM, EROFS, ENAMETOOLONG].contains(created.1) {
-                note?("Writing \(Printable.escaped(path ?? target)) in place: no temporary file beside it (\(String(cString: strerror(created.1))));"
-                      + " a failed or interrupted transfer leaves it partial")
-                writesDirectly = true
-            }
-            return
+            errno = created.1  // for the caller's message
+            guard [EACCES, EPERM, EROFS, ENAMETOOLONG].contains(created.1) else { return nil }
+            writesDirectly = true
+            return created.1
         }
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         temporary = created.2
@@ -245,6 +250,7 @@ final class OutputFile {
             umask(mask)
             fchmod(descriptor, 0o666 & ~mask)
         }
+        return nil
     }
 
     /// The path with symlinks resolved, so renaming replaces the link's target and keeps the link.
