@@ -48,7 +48,7 @@ public enum SignalCleanup {
 
     /// Whether no process with id `pid` exists (`kill(pid, 0)` fails with `ESRCH`): a temporary file named with
     /// that id is a killed run's leftover. A process of another user still counts as alive (`EPERM`).
-    public static func processIsGone(_ pid: Int32) -> Bool {
+    static func processIsGone(_ pid: Int32) -> Bool {
         guard pid > 0 else { return false }
         return kill(pid, 0) != 0 && errno == ESRCH
     }
