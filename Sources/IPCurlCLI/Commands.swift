@@ -30,13 +30,13 @@ public enum Commands {
         let rest = Array(arguments.dropFirst())
         switch arguments.first {
         case "resolve":
-            return parse(rest, ResolveCommand(), rows: ResolveCommand.rows, name: "resolve") { try $0.add(host: $1) }
+            return parse(rest, ResolveCommand(), rows: ResolveCommand.rows, name: "resolve", positional: Positional.resolve)
                 .map { answer($0, "resolve") ?? $0.run() } ?? 2
         case "check":
-            return parse(rest, CheckCommand(), rows: CheckCommand.rows, name: "check") { $0.urls.append($1) }
+            return parse(rest, CheckCommand(), rows: CheckCommand.rows, name: "check", positional: Positional.check)
                 .map { answer($0, "check") ?? $0.run() } ?? 2
         case "cache":
-            return parse(rest, CacheCommand(), rows: CacheCommand.rows, name: "cache") { try $0.add(word: $1) }
+            return parse(rest, CacheCommand(), rows: CacheCommand.rows, name: "cache", positional: Positional.cache)
                 .map { answer($0, "cache") ?? $0.run() } ?? 2
         case "help":
             let subcommand = rest.first ?? "fetch"
@@ -56,12 +56,7 @@ public enum Commands {
             prefix = ["--config", path]
         }
         guard let line = parse(prefix + arguments, FetchCommandLine(), rows: FetchCommandLine.rows, name: "fetch",
-                               skipping: prefix.count, positional: { line, url in
-            if subcommands.contains(url), url != arguments.first {
-                throw OptionError("'\(url)' is a subcommand: options go after the subcommand: 'ipcurl \(url) [OPTIONS] ...'")
-            }
-            line.current.urls.add(url: url)
-        }) else { return 2 }
+                               skipping: prefix.count, positional: Positional.fetch(first: arguments.first)) else { return 2 }
         if let answered = answer(line, "fetch") { return answered }
         if let path = line.stderrPath {
             // curl's --stderr: everything meant for stderr goes to FILE ("-": stdout) from here on.
@@ -86,14 +81,12 @@ public enum Commands {
                                       skipping: Int = 0,
                                       positional: @escaping (inout Config, String) throws -> Void) -> Config? {
         var config = initial
-        var parser = CommandLineParser(rows: rows, positional: positional)
-        parser.configFileOption = "config"
-        parser.warn = { DescriptorWriter.standardError.write("ipcurl: warning: \($0)\n") }
-        parser.readFile = { path in
+        var parser = makeParser(rows: rows, positional: positional) { path in
             do throws(CurlError) { return String(decoding: try LocalFiles.read(path), as: UTF8.self) } catch {
                 throw CurlError.readError.with(message: "cannot read config from '\(path)'")
             }
         }
+        parser.warn = { DescriptorWriter.standardError.write("ipcurl: warning: \($0)\n") }
         do {
             try parser.parse(arguments, into: &config)
         } catch let error as CurlError {
@@ -107,6 +100,32 @@ public enum Commands {
         // Blank secrets at their places in argv: the parser's indices count the added config prefix too.
         ArgumentScrubber.blank(parser.secretValues.compactMap { $0.index >= skipping ? ($0.index - skipping, $0.offset) : nil })
         return config
+    }
+
+    /// A parser of `rows` in curl's grammar, with `-K`/`--config` files read by `readFile`.
+    static func makeParser<Config>(rows: [OptionRow<Config>], positional: @escaping (inout Config, String) throws -> Void,
+                                   readFile: @escaping (String) throws -> String) -> CommandLineParser<Config> {
+        var parser = CommandLineParser(rows: rows, positional: positional)
+        parser.configFileOption = "config"
+        parser.readFile = readFile
+        return parser
+    }
+
+    /// What each subcommand does with an argument that is not an option.
+    enum Positional {
+        static func resolve(_ command: inout ResolveCommand, _ host: String) throws { try command.add(host: host) }
+        static func check(_ command: inout CheckCommand, _ url: String) { command.urls.append(url) }
+        static func cache(_ command: inout CacheCommand, _ word: String) throws { try command.add(word: word) }
+
+        /// A URL; a subcommand's name after the first argument is a usage error (options go after it).
+        static func fetch(first: String?) -> (inout FetchCommandLine, String) throws -> Void {
+            { line, url in
+                if subcommands.contains(url), url != first {
+                    throw OptionError("'\(url)' is a subcommand: options go after the subcommand: 'ipcurl \(url) [OPTIONS] ...'")
+                }
+                line.current.urls.add(url: url)
+            }
+        }
     }
 
     /// Prints help for `subcommand` (`word`: empty, a category, `category` or `all`); exit 2 for an unknown word.

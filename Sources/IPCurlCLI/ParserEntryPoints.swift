@@ -10,20 +10,21 @@ import OptionTable
     public static func parse(_ arguments: [String], configFiles: [String: String]) -> String? {
         let rest = Array(arguments.dropFirst())
         switch arguments.first {
-        case "resolve": return parse(rest, ResolveCommand(), rows: ResolveCommand.rows, configFiles) { try $0.add(host: $1) }
-        case "check": return parse(rest, CheckCommand(), rows: CheckCommand.rows, configFiles) { $0.urls.append($1) }
-        case "cache": return parse(rest, CacheCommand(), rows: CacheCommand.rows, configFiles) { try $0.add(word: $1) }
-        case "fetch": return parse(rest, FetchCommandLine(), rows: FetchCommandLine.rows, configFiles) { $0.current.urls.add(url: $1) }
-        default: return parse(arguments, FetchCommandLine(), rows: FetchCommandLine.rows, configFiles) { $0.current.urls.add(url: $1) }
+        case "resolve": return parse(rest, ResolveCommand(), rows: ResolveCommand.rows, configFiles, Commands.Positional.resolve)
+        case "check": return parse(rest, CheckCommand(), rows: CheckCommand.rows, configFiles, Commands.Positional.check)
+        case "cache": return parse(rest, CacheCommand(), rows: CacheCommand.rows, configFiles, Commands.Positional.cache)
+        case "fetch":
+            return parse(rest, FetchCommandLine(), rows: FetchCommandLine.rows, configFiles, Commands.Positional.fetch(first: rest.first))
+        default:
+            return parse(arguments, FetchCommandLine(), rows: FetchCommandLine.rows, configFiles,
+                         Commands.Positional.fetch(first: arguments.first))
         }
     }
 
     private static func parse<Config>(_ arguments: [String], _ initial: Config, rows: [OptionRow<Config>], _ configFiles: [String: String],
-                                      positional: @escaping (inout Config, String) throws -> Void) -> String? {
+                                      _ positional: @escaping (inout Config, String) throws -> Void) -> String? {
         var config = initial
-        var parser = CommandLineParser(rows: rows, positional: positional)
-        parser.configFileOption = "config"
-        parser.readFile = { path in
+        var parser = Commands.makeParser(rows: rows, positional: positional) { path in
             guard let text = configFiles[path] else { throw OptionError("cannot read config from '\(path)'") }
             return text
         }
