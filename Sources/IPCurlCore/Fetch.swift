@@ -44,14 +44,28 @@ public enum Fetch {
     }
 }
 
-/// What the serial transfers of one run with the same options share: the resolution policy and the resolutions
-/// already made, so every URL of a name after the first reuses its answer. Not for transfers on other threads.
+/// What the transfers of one run with the same options share, serial or parallel (`-Z`): the resolution policy
+/// and the resolutions made so far, so each name is asked once per run. Every use of the policy and the
+/// resolutions holds the session's lock: parallel transfers resolve one at a time and transfer at once.
 public final class FetchSession: @unchecked Sendable {
     let policy: ResolutionPolicy
     var resolutions = NameList<Resolution>()
+    private var mutex = pthread_mutex_t()
 
     /// A session resolving with `policy`.
-    public init(policy: ResolutionPolicy) { self.policy = policy }
+    public init(policy: ResolutionPolicy) {
+        self.policy = policy
+        pthread_mutex_init(&mutex, nil)
+    }
+
+    deinit { pthread_mutex_destroy(&mutex) }
+
+    /// Runs `body` holding the session's lock.
+    func locked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return try body()
+    }
 }
 
 /// The state of one ``Fetch``: clocks, the policy, outputs, and the hop reports of the current attempt.
@@ -108,11 +122,11 @@ final class FetchRun {
         let policy = session?.policy ?? request.resolver.policy(transport: request.transport)
         self.policy = policy
         if request.verbose {
-            policy.note = { [log] in log.write(DecisionLog.notes([$0])) }
+            exclusive { policy.note = { [log] in log.write(DecisionLog.notes([$0])) } }
             if let note = request.resolver.cacheNote { log.write(DecisionLog.notes([note])) }
             log.write(DecisionLog.notes(request.resolver.serverNameNotes()))
         }
-        defer { verbose(DecisionLog.notes(policy.finishRefresh())) }
+        defer { verbose(DecisionLog.notes(exclusive { policy.finishRefresh() })) }
         if request.redirects.follow || request.retry.count > 0 || !request.cookieFiles.isEmpty || request.cookieJar != nil {
             share = try? ShareHandle()
         }
@@ -214,8 +228,16 @@ final class FetchRun {
             return nil
         }
         viaProxy = false
+        return try exclusive { () throws(CurlError) -> Resolution in try resolveExclusively(url) }
+    }
+
+    /// ``resolve(_:)`` past the proxy decision, holding the session's lock when the policy is shared.
+    private func resolveExclusively(_ url: CurlURL) throws(CurlError) -> Resolution {
         let key = "\(url.host):\(url.port)"
-        if let known = resolutions[key] { return known }
+        if let known = resolutions[key] {
+            lastResolution = known
+            return known
+        }
         guard let policy else { throw CurlError.outOfMemory }
         policy.deadline = request.transport.timeoutMS.map { attemptStart + .milliseconds($0) }
         let began = clock.now
@@ -242,10 +264,17 @@ final class FetchRun {
     /// Drops `url`'s resolution, here and in the answer cache, after every one of its addresses failed: the next
     /// attempt and the next run ask HTTPDNS again instead of trusting a possibly spoofed answer for its TTL.
     func distrust(_ url: CurlURL, _ resolution: Resolution) {
-        resolutions["\(url.host):\(url.port)"] = nil
-        if policy?.forget(resolution) == true {
-            verbose("* HTTPDNS \(url.host): every address failed; the cached answer is dropped\n")
+        let forgotten = exclusive {
+            resolutions["\(url.host):\(url.port)"] = nil
+            return policy?.forget(resolution) == true
         }
+        if forgotten { verbose("* HTTPDNS \(url.host): every address failed; the cached answer is dropped\n") }
+    }
+
+    /// Runs `body` holding the session's lock when the policy is shared with other transfers, else directly.
+    private func exclusive<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        guard let session else { return try body() }
+        return try session.locked(body)
     }
 
     /// ipcurl speaks http and https only: anything else is curl's exit 1.

@@ -43,6 +43,28 @@ import Testing
         #expect(parsed.stdout == "2 1 True\n", "\(parsed.stderr)")
     }
 
+    @Test func textHasOneFailingRowAndOnePassingRow() throws {
+        let report = try mixedReport("text")
+        let rows = report.stdout.split(separator: "\n")
+        #expect(rows.filter { $0.hasPrefix("FAIL") }.count == 1, "\(report.stdout)")
+        #expect(rows.filter { $0.hasPrefix("PASS") }.count == 1, "\(report.stdout)")
+        #expect(rows.contains { $0.hasPrefix("FAIL") && $0.contains("127.0.0.3") && $0.contains("exit 60") }, "\(report.stdout)")
+        #expect(!report.stdout.contains("\u{1B}"), "no colour off a terminal")
+        #expect(rows.contains { $0.hasPrefix("2 probes, 1 passed, 1 failed in ") }, "\(report.stdout)")
+    }
+
+    @Test func jsonHasOneFailingRecordAndTheLabelsOnEveryRecord() throws {
+        let report = try mixedReport("json")
+        let parsed = try python("""
+            import sys, json
+            doc = json.load(sys.stdin)
+            print(sorted((p['address'], p['passed']) for p in doc['probes']))
+            print(all(p['labels'] == doc['labels'] for p in doc['probes']), doc['labels'])
+            """, report.stdout)
+        #expect(parsed.stdout == "[('127.0.0.2', True), ('127.0.0.3', False)]\nTrue {'vantage': 'lab \"one\"\\\\x'}\n",
+                "\(parsed.stdout)\(parsed.stderr)")
+    }
+
     @Test func tapIsReadByPerlsTAPParserWithoutParseErrors() throws {
         let report = try mixedReport("tap")
         let script = """

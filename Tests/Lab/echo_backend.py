@@ -19,6 +19,7 @@ Routes (see Tests/Lab/README.md):
   /api/set-cookie?name=value[&...]         Set-Cookie: name=value; Path=/ for each pair
   /api/delay?ms=N                          sleeps N ms, then 200
   /api/drip?bytes=N&chunk=C&ms=M           Content-Length N, C bytes of 'x' every M ms
+  /api/together?key=K&n=N                  200 once N requests of key K are in flight at once, 504 after 5 s
 
 Started by lab.sh; logs go to stderr.
 """
@@ -179,6 +180,27 @@ def delay(q):
     return text(200, f"slept {ms} ms\n")
 
 
+TOGETHER_LOCK = threading.Lock()
+TOGETHER = {}  # key -> threading.Barrier
+TOGETHER_WAIT_S = 5
+
+
+def together(q):
+    """A barrier: answers 200 only when `n` requests of `key` wait here at the same time (proof of parallelism that
+    does not depend on timing); a request left waiting alone gets 504 after TOGETHER_WAIT_S."""
+    key = arg(q, "key")
+    if not key:
+        raise BadRequest("missing key")
+    n = int_arg(q, "n", None, 1, 64)
+    with TOGETHER_LOCK:
+        barrier = TOGETHER.setdefault((key, n), threading.Barrier(n))
+    try:
+        barrier.wait(TOGETHER_WAIT_S)
+    except threading.BrokenBarrierError:
+        return text(504, "alone\n")
+    return text(200, f"together {n}\n")
+
+
 def route(h, url, body_hash, body_len):
     path, q = url.path, parse_qs(url.query, keep_blank_values=True)
     if path == "/api/form":
@@ -201,6 +223,8 @@ def route(h, url, body_hash, body_len):
         return delay(q)
     if path == "/api/attachment":
         return attachment(q)
+    if path == "/api/together":
+        return together(q)
     return text(404, "not found\n")
 
 

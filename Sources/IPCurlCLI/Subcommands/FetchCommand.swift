@@ -67,8 +67,8 @@ enum FetchCommand {
             trace = TraceOutput(descriptor: descriptor, asciiOnly: asciiOnly, stamped: line.traceTime)
         }
         let transfers = planned, dump = trace
-        // Serial transfers of one operation share a session, so each name is asked once per run.
-        let sessions = line.parallel ? [] : operations.map { operation in
+        // The transfers of one operation share a session, serial or parallel, so each name is asked once per run.
+        let sessions = operations.map { operation in
             (try? operation.resolver.settings()).flatMap { settings in
                 (try? operation.resolver.transport()).map { FetchSession(policy: settings.policy(transport: $0)) }
             }
@@ -124,7 +124,7 @@ enum FetchCommand {
     }
 }
 
-/// The operations' sessions, handed to serial transfers only (a session is not shared across threads).
+/// The operations' sessions, by operation index (a session locks itself for parallel transfers).
 private final class SharedSessions: @unchecked Sendable {
     private let sessions: [FetchSession?]
     init(_ sessions: [FetchSession?]) { self.sessions = sessions }

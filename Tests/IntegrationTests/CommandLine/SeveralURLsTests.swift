@@ -53,13 +53,27 @@ import Testing
         #expect(files == (1...8).map { "p\($0)" }.sorted())
     }
 
-    @Test func aRunAsksHTTPDNSOnceForEveryURLOfAName() throws {
+    @Test(arguments: [false, true])
+    func aRunAsksHTTPDNSOnceForEveryURLOfAName(parallel: Bool) throws {
         let name = "several-\(UInt32.random(in: 0...UInt32.max)).any.test"
         let aliyun = try Provider.aliyun.arguments(lab)
-        let result = try ipcurl(aliyun + ["--no-dns-cache", "-s", "-o", "/dev/null", "-w", "%{http_code}\n",
-                                          lab.https(name, "/n[1-4]")])
+        let result = try ipcurl(aliyun + (parallel ? ["-Z"] : []) + [
+            "--no-dns-cache", "-s", "-o", "/dev/null", "-w", "%{http_code} %{dns_source}\n", lab.https(name, "/n[1-4]"),
+        ])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout == String(repeating: "200\n", count: 4))
+        #expect(result.stdout == String(repeating: "200 aliyun\n", count: 4), "every transfer names the answer it used")
         #expect(try FixtureStats.read(lab).byName[name] == 1, "one HTTPDNS query for four URLs of one name")
+    }
+
+    @Test func parallelTransfersOverlap() throws {
+        // The echo backend answers 200 only when all four requests wait at its barrier at once; one at a time, each
+        // would get 504 after 5 s (and -f makes that exit 22).
+        let key = "overlap-\(UInt32.random(in: 0...UInt32.max))"
+        let result = try ipcurl(["--no-fallback"] + pin + ["-sfZ", "--parallel-max", "4", "-w", "%{http_code}\n",
+                                                           lab.api("a.test", "together?key=\(key)&n=4&i=[1-4]")])
+        #expect(result.status == 0, "\(result.stderr)")
+        // Bodies and -w lines of parallel transfers interleave on stdout, as curl's do.
+        let lines = result.stdout.split(separator: "\n").map(String.init).sorted()
+        #expect(lines == Array(repeating: "200", count: 4) + Array(repeating: "together 4", count: 4))
     }
 }

@@ -4,24 +4,27 @@ import HTTPDNS
 /// precision), timestamps in RFC 3339, and `null` where a value is absent (no address, no response, no TLS).
 ///
 ///     {"labels":{..},"started_at":"..","duration_seconds":1.2,"passed":false,
-///      "summary":{"probes":3,"passed":1,"failed":2},"probes":[{..}],
+///      "summary":{"probes":3,"passed":1,"failed":2},"probes":[{..,"labels":{..}}],
 ///      "names":[{"host":"a.test","httpdns":[..],"system":[..],"system_error":null,"differs":true}]}
 enum JSONReport {
     static func render(_ report: CheckReport) -> String {
         let failed = report.failedCount
+        let labels = "{" + report.distinctLabels.map { quoted($0.name) + ":" + quoted($0.value) }.joined(separator: ",") + "}"
         let members = [
-            "\"labels\":{" + report.distinctLabels.map { quoted($0.name) + ":" + quoted($0.value) }.joined(separator: ",") + "}",
+            "\"labels\":" + labels,
             "\"started_at\":" + quoted(ReportFormat.timestamp(report.startedAt)),
             "\"duration_seconds\":" + ReportFormat.seconds(report.durationMicroseconds),
             "\"passed\":\(report.passed)",
             "\"summary\":{\"probes\":\(report.probes.count),\"passed\":\(report.probes.count - failed),\"failed\":\(failed)}",
-            "\"probes\":[" + report.probes.map { probe($0, now: report.startedAt) }.joined(separator: ",") + "]",
+            "\"probes\":[" + report.probes.map { probe($0, labels: labels, now: report.startedAt) }.joined(separator: ",") + "]",
             "\"names\":[" + report.comparisons.map(name).joined(separator: ",") + "]",
         ]
         return "{" + members.joined(separator: ",") + "}\n"
     }
 
-    private static func probe(_ probe: ProbeResult, now: Int64) -> String {
+    /// One probe's record; `labels` (the report's, as a JSON object) go on every record, so records gathered from
+    /// many reports can still be told apart.
+    private static func probe(_ probe: ProbeResult, labels: String, now: Int64) -> String {
         let t = probe.timings
         let timings: [(String, Int64)] = [("resolve", t.resolve), ("connect", t.connect), ("tls", t.tls), ("processing", t.processing),
                        ("transfer", t.transfer), ("total", t.total)]
@@ -39,7 +42,7 @@ enum JSONReport {
             ("status", probe.status == 0 ? "null" : String(probe.status)),
             ("http_version", optional(probe.httpVersion == "0" ? "" : probe.httpVersion)),
             ("tls_version", optional(probe.tlsVersion?.number)),
-            ("certificate", probe.certificate.map { certificate($0, now: now) } ?? "null"),
+            ("certificate", probe.certificate.map { certificate($0, now: now) } ?? "null"), ("labels", labels),
         ]
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
