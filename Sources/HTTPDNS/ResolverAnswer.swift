@@ -40,7 +40,7 @@ public enum AnswerSource: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .doh(let server), .dohJSON(let server), .aliyun(let server), .dnspod(let server): "\(name) \(server)"
         case .command(let program): "command \(program)"
-        case .staticEntry: "static --resolve"
+        case .staticEntry: "static entry"
         case .system: "system getaddrinfo"
         case .cached(let original): original
         }

@@ -23,7 +23,13 @@ public enum DecisionLog {
         let dropped = resolution.dropped > 0
             ? "* HTTPDNS \(answer.host): \(resolution.dropped) unusable or surplus address(es) dropped\n" : ""
         return answer.trail.map { "* HTTPDNS \($0)\n" }.joined() + fallback + dropped
-            + "* HTTPDNS \(answer.host): \(addresses) (\(answer.source), ttl \(answer.ttl)\(cache))\n"
+            + "* HTTPDNS \(answer.host): \(addresses) (\(sourceText(answer.source)), ttl \(answer.ttl)\(cache))\n"
+    }
+
+    /// The source as `-v` names it: a static entry is the `--resolve` option that gave it.
+    private static func sourceText(_ source: AnswerSource) -> String {
+        if case .staticEntry = source { return "static --resolve" }
+        return source.description
     }
 
     /// `* HTTPDNS bücher.example is the IDN xn--bcher-kva.example`: the name as written and as looked up.

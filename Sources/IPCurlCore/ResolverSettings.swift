@@ -131,12 +131,7 @@ public struct ResolverSettings: Sendable {
             return try AliyunResolver(account: account, secret: aliyunSecret?.value, clientIP: clientIP, client: client())
         case .dnspod(let id):
             let mode = try dnspodMode(id: id)
-            let vendorClient = try client(dnspodDefaults: mode.defaultServers)
-            if case .token = mode, let plain = vendorClient.servers.first(where: \.isPlainHTTP) {
-                throw .configuration(.vendorServer, value: plain.label,
-                                     "the DNSPod token is sent over https only; use an https:// server")
-            }
-            return DNSPodResolver(mode: mode, clientIP: clientIP, client: vendorClient)
+            return try DNSPodResolver(mode: mode, clientIP: clientIP, client: client(dnspodDefaults: mode.defaultServers))
         case .command(let command):
             return try CommandResolver(command: command, hiddenVariablePrefixes: ["IPCURL_"])  // ipcurl's secrets
         }

@@ -165,11 +165,8 @@ public struct CommandLineParser<Config> {
             (row, isOn) = try longRow(name)
             spelling = "--" + name
         } else {
-            let letters = entry.name.dropFirst()
-            guard letters.count == 1, let letter = letters.first, let found = rowIndex(short: letter) else {
-                throw OptionError("option \(entry.name): is unknown")
-            }
-            (row, isOn, spelling) = (found, true, entry.name)
+            try applyConfigGroup(entry, into: &config)
+            return
         }
         var value = ""
         if rows[row].argument.takesValue {
@@ -179,6 +176,32 @@ public struct CommandLineParser<Config> {
             value = given
         }
         try apply(row, OptionArgument(text: value, isOn: isOn, spelling: spelling), to: &config)
+    }
+}
+
+extension CommandLineParser {
+    /// A config line of short options (`-s`, `-sS`, `-so FILE`, `-o/dev/null`), as curl reads one: each letter in
+    /// turn, as on the command line; a letter that takes a value takes the rest of the group, else the line's value.
+    private mutating func applyConfigGroup(_ entry: ConfigFile.Entry, into config: inout Config) throws {
+        var letters = entry.name.dropFirst()
+        while let letter = letters.first {
+            letters = letters.dropFirst()
+            guard let row = rowIndex(short: letter) else { throw OptionError("option -\(letter): is unknown") }
+            var value = ""
+            if rows[row].argument.takesValue {
+                if !letters.isEmpty {
+                    value = String(letters)
+                } else {
+                    guard let given = entry.value else { throw OptionError("option -\(letter): requires parameter") }
+                    value = given
+                }
+                letters = ""
+            } else if case .optionalWord(let words) = rows[row].argument, letters.isEmpty, let given = entry.value,
+                      words.contains(given) {
+                value = given
+            }
+            try apply(row, OptionArgument(text: value, spelling: "-\(letter)"), to: &config)
+        }
     }
 }
 

@@ -32,22 +32,32 @@ import Testing
     }
 
     @Test func dnspodModes() throws {
-        let plain = DNSPodResolver(mode: .plain, clientIP: IPAddress("10.1.2.3"), client: client)
+        let plain = try DNSPodResolver(mode: .plain, clientIP: IPAddress("10.1.2.3"), client: client)
         #expect(try plain.path(for: "a.test") == "/d?dn=a.test&ip=10.1.2.3&ttl=1&type=addrs")
-        let token = DNSPodResolver(mode: .token("123456789"), clientIP: nil, client: client)
+        let token = try DNSPodResolver(mode: .token("123456789"), clientIP: nil, client: client)
         #expect(try token.path(for: "a.test") == "/d?dn=a.test&token=123456789&ttl=1&type=addrs")
+    }
+
+    @Test func theDNSPodTokenRefusesAPlainHTTPServer() throws {
+        let secure = try HTTPDNSServer(scheme: "https", host: "127.0.0.1", port: 9, setting: .vendorServer)
+        let server = try HTTPDNSServer(scheme: "http", host: "127.0.0.1", port: 9, setting: .vendorServer)
+        let plain = HTTPDNSClient(servers: [secure, server], transport: ScriptedTransport())
+        let error = #expect(throws: ResolutionError.self) { try DNSPodResolver(mode: .token("123456789"), clientIP: nil, client: plain) }
+        #expect(error?.kind == .configuration && error?.setting == .vendorServer)
+        #expect(error?.settingValue == "'\(server.label)'")
+        #expect(throws: Never.self) { try DNSPodResolver(mode: .plain, clientIP: nil, client: plain) }
     }
 
     @Test func dnspodDESMatchesTencentsExample() throws {
         // Tencent's documented example: DES-ECB-PKCS5 of www.dnspod.cn with key "dnspodpass".
         let des = try SymmetricCipher(.des, key: Array("dnspodpass".utf8))
-        let resolver = DNSPodResolver(mode: .encrypted(id: "1234", cipher: des), clientIP: nil, client: client)
+        let resolver = try DNSPodResolver(mode: .encrypted(id: "1234", cipher: des), clientIP: nil, client: client)
         #expect(try resolver.path(for: "www.dnspod.cn") == "/d?dn=87ae992c1321f299da3c0210a9900ae7&id=1234&ttl=1&type=addrs")
     }
 
     @Test func dnspodAESSendsIVThenCiphertextAndNamesTheAlgorithm() throws {
         let aes = try SymmetricCipher(.aes, key: Array("0123456789abcdef".utf8))
-        let resolver = DNSPodResolver(mode: .encrypted(id: "1234", cipher: aes), clientIP: IPAddress("10.1.2.3"), client: client)
+        let resolver = try DNSPodResolver(mode: .encrypted(id: "1234", cipher: aes), clientIP: IPAddress("10.1.2.3"), client: client)
         let path = try resolver.path(for: "a.test")
         let query = path.dropFirst(3).split(separator: "&").map { $0.split(separator: "=", maxSplits: 1).map(String.init) }
         let fields = Dictionary(uniqueKeysWithValues: query.map { ($0[0], $0[1]) })

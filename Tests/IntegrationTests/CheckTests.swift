@@ -26,7 +26,8 @@ import Testing
         let failed = found.filter { $0["passed"] as? Bool == false }
         #expect(failed.count == 1)
         #expect(failed.first?["address"] as? String == lab.wrongIP)
-        #expect((failed.first?["reason"] as? String ?? "").hasPrefix("exit 60"), "\(failed)")
+        let reason = failed.first?["reason"] as? String ?? ""
+        #expect(reason.hasPrefix("exit 60"), "\(failed)")
         let passed = try #require(found.first { $0["passed"] as? Bool == true })
         #expect(passed["address"] as? String == lab.ip)
         #expect(passed["connected_ip"] as? String == lab.ip, "the probe reached the address it pinned")

@@ -87,7 +87,7 @@ enum CorpusResolver: Sendable, CustomTestStringConvertible {
              "--cacert", lab.ca]
         }
         guard mode == .wrongCertificate else { return arguments }
-        let fixture = try #require(try NSRegularExpression(pattern: #"^https?://127\.0\.0\.5:[0-9]+"#))
+        let fixture = try NSRegularExpression(pattern: #"^https?://127\.0\.0\.5:[0-9]+"#)
         return arguments.map {
             fixture.stringByReplacingMatches(in: $0, range: NSRange($0.startIndex..., in: $0),
                                              withTemplate: "https://\(lab.wrongIP):\(lab.httpsPort)")

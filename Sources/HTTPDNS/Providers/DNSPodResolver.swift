@@ -28,8 +28,12 @@ public struct DNSPodResolver: Resolver {
     private let clientIP: IPAddress?
     private let client: HTTPDNSClient
 
-    /// A resolver in `mode`, sending `clientIP` as the ECS `ip` parameter when given.
-    public init(mode: Mode, clientIP: IPAddress?, client: HTTPDNSClient) {
+    /// A resolver in `mode`, sending `clientIP` as the ECS `ip` parameter when given. The token mode refuses a
+    /// client with a plain-http server (``ResolutionError/Setting/vendorServer``): the token would travel in clear.
+    public init(mode: Mode, clientIP: IPAddress?, client: HTTPDNSClient) throws(ResolutionError) {
+        if case .token = mode, let plain = client.servers.first(where: \.isPlainHTTP) {
+            throw .configuration(.vendorServer, value: plain.label, "the DNSPod token is sent over https only; use an https:// server")
+        }
         self.mode = mode
         self.clientIP = clientIP
         self.client = client

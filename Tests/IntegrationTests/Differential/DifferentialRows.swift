@@ -142,6 +142,10 @@ enum DifferentialRows {
         .init("-K", "{CFG}", config: "silent\ndata = \"x=1\"\nurl \(echo)\nurl = \(echo)?second\n"),
         .init("-s", "-K", "-", echo, stdin: "request = DELETE\n"),
         .init("-K", "{CFG}", echo, config: "max-time = soon\n"),
+        .init("-K", "{CFG}", echo, config: "-sX PATCH\n-sH \"X-G: grouped\"\n"),
+        .init("-K", "{CFG}", "-w", "%{http_code}", echo, config: "-so /dev/null\n"),
+        .init("-K", "{CFG}", "http://127.0.0.1:1/", config: "-sS\n"),
+        .init("-K", "{CFG}", "http://127.0.0.1:1/", config: "-sf\n-Y\n"),
     ]
 
     /// Lines where ipcurl resolves through the lab's DoH server: the request is the same.
