@@ -47,7 +47,6 @@ public enum LocalFiles {
     }
 }
 
-/// Ends the process with `code` (after every stream write has already gone out unbuffered).
 /// Ends the process with `code` once stdio's buffers are flushed, skipping the exit handlers: OpenSSL's and
 /// libcurl's clean-up of memory the kernel takes back anyway costs about 1.5 M instructions per run. Everything
 /// ipcurl writes (outputs, cache records, cookie jars) is complete and closed before this is called.

@@ -229,6 +229,7 @@ final class OutputFile {
         let created = SignalCleanup.deferringSignals { () -> (Int32, Int32, (String, Int)?) in
             let made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
             guard made >= 0 else { return (made, errno, nil) }
+            TemporaryName.holdWhileWriting(made)
             let temp = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
             return (made, 0, (temp, SignalCleanup.register(path: temp)))
         }

@@ -8,8 +8,10 @@ import Darwin
 /// those a killed process left behind.
 ///
 /// The process id in the name says whose file it is: once no process has that id, the file is a leftover (a
-/// SIGKILL, a power cut) and the next ipcurl that writes into the directory removes it. Only regular files of
-/// this user whose whole name has that shape are touched.
+/// SIGKILL, a power cut) and the next ipcurl that writes into the directory removes it. Its writer also holds a
+/// `flock(2)` on it for as long as it lives (the kernel drops it with the process, SIGKILL included), so a file
+/// whose pid only looks gone (a writer in another pid namespace, sharing the directory) is still skipped while
+/// its lock is held. Only regular files of this user whose whole name has that shape are touched.
 enum TemporaryName {
     /// The longest file name most file systems allow (`NAME_MAX`).
     static let maximumLength = 255
@@ -59,7 +61,16 @@ enum TemporaryName {
             let full = (Array(directory.utf8) + name + [0]).map { CChar(bitPattern: $0) }  // the name's bytes as they are
             var info = stat()
             guard lstat(full, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == user else { continue }
-            unlink(full)
+            let opened = open(full, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+            if opened < 0 {
+                if errno == EACCES { unlink(full) }  // a mode without read permission: the pid decides alone
+                continue
+            }
+            if flock(opened, LOCK_EX | LOCK_NB) == 0 { unlink(full) }  // nobody alive holds it
+            close(opened)
         }
     }
+
+    /// Marks `descriptor`, a temporary file just made, as in use for as long as this process lives.
+    static func holdWhileWriting(_ descriptor: Int32) { _ = flock(descriptor, LOCK_EX | LOCK_NB) }
 }

@@ -43,10 +43,30 @@ import Testing
         let dead = gone.processIdentifier
         let names = [".a.ipcurl-\(dead)-AbC123", ".b.ipcurl-1-AbC123", ".c.ipcurl-\(getpid())-AbC123", "d.ipcurl-\(dead)-AbC123",
                      ".e.ipcurl-\(dead)-AbC123.keep"]
-        for name in names { FileManager.default.createFile(atPath: directory + name, contents: Data("x".utf8)) }
+        for name in names { _ = FileManager.default.createFile(atPath: directory + name, contents: Data("x".utf8)) }
         mkdir(directory + ".f.ipcurl-\(dead)-AbC123", 0o700)
         TemporaryName.removeLeftovers(in: directory)
         let left = Set(try FileManager.default.contentsOfDirectory(atPath: directory))
         #expect(left == Set(names.dropFirst() + [".f.ipcurl-\(dead)-AbC123"]), "only the gone process's regular file")
+    }
+
+    /// A writer in another pid namespace looks gone by its pid, but its lock says it is alive.
+    @Test func aLockedFileIsKeptThoughItsPidLooksGone() throws {
+        let directory = NSTemporaryDirectory() + "ipcurl-locked-\(getpid())/"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/true")
+        try gone.run()
+        gone.waitUntilExit()
+        let name = directory + ".held.ipcurl-\(gone.processIdentifier)-AbC123"
+        let writer = open(name, O_RDWR | O_CREAT | O_EXCL, 0o600)
+        try #require(writer >= 0)
+        TemporaryName.holdWhileWriting(writer)
+        TemporaryName.removeLeftovers(in: directory)
+        #expect(FileManager.default.fileExists(atPath: name), "a locked temporary file is in use")
+        close(writer)  // the writer ends: its lock goes with it
+        TemporaryName.removeLeftovers(in: directory)
+        #expect(!FileManager.default.fileExists(atPath: name))
     }
 }
