@@ -103,11 +103,26 @@ struct OutputOptions: Sendable {
         request.showsProgress = ProgressMeter.shouldShow(
             silent: silent || noProgressMeter || verbose, outputIsFile: request.outputPath.map { $0 != "-" } ?? false)
         if let format = writeOut {
-            // As curl 7.88 reads a -w file: line by line, the line endings dropped (write \n for a newline).
-            request.writeOut = format.hasPrefix("@")
-                ? String(decoding: try LocalFiles.read(String(format.dropFirst())).filter { $0 != 0x0A && $0 != 0x0D },
-                         as: UTF8.self)
-                : format
+            request.writeOut = format.hasPrefix("@") ? Self.formatFile(try LocalFiles.read(String(format.dropFirst()))) : format
         }
+    }
+
+    /// A `-w @file` as curl 7.88 reads it (`file2string`): in pieces of at most 255 bytes that end after a line
+    /// feed, each cut at its first CR, then its first LF, then its first NUL; the pieces joined (write `\n` for a
+    /// newline). So `a\rb\n` gives `a`, and the line endings of a CRLF file vanish.
+    static func formatFile(_ bytes: [UInt8]) -> String {
+        var text: [UInt8] = [], start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count, end - start < 255 {
+                end += 1
+                if bytes[end - 1] == 0x0A { break }
+            }
+            var piece = bytes[start..<end]
+            for stop: UInt8 in [0x0D, 0x0A, 0x00] { if let cut = piece.firstIndex(of: stop) { piece = piece[..<cut] } }
+            text += piece
+            start = end
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 }

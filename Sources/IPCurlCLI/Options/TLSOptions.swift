@@ -48,6 +48,9 @@ struct TLSOptions: Sendable {
             options.tls.minimumVersion = version
         }
     } + [
+        OptionRow("tlsv1", "1", .none, "", category, "Use TLS 1.0 or later (as --tlsv1.0)") { options, _ in
+            options.tls.minimumVersion = .v1_0
+        },
         OptionRow("tls-max", nil, .string, "version", category, "Highest TLS version: 1.0, 1.1, 1.2, 1.3 or default") {
             options, argument in
             guard argument.text == "default" || TLSVersion(rawValue: argument.text) != nil else {

@@ -23,6 +23,7 @@ enum DifferentialRows {
         .init("-s", "-e", "https://ref.test/", echo), .init("-s", "-u", "user:pw", echo), .init("-s", "-uuser:pw", echo),
         .init("-s", "-b", "a=1", echo), .init("-s", "-b", "a=1; b=2", echo), .init("-s", "-b", "a=1", "-b", "c=3", echo),
         .init("-s", "-I", echo), .init("-s", "-G", "-d", "q=1", echo), .init("-s", "-Gd", "q=1", "-d", "r=2", echo),
+        .init("-s1", echo), .init("-s", "--tlsv1", "--tls-max", "1.2", "-w", "%{http_version}", echo),
     ]
 
     /// `-w` variables that do not depend on timing.

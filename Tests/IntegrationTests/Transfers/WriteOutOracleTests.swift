@@ -40,7 +40,8 @@ import Testing
 
     @Test func aFormatFileLosesItsLineEndingsAsCurlReadsIt() throws {
         let scratch = try TemporaryDirectory()
-        try "code=%{http_code}\r\nsize=%{size_download}\n\\n\n".write(toFile: scratch.path + "/format", atomically: true, encoding: .utf8)
+        let long = String(repeating: "x", count: 300) + "\r" + String(repeating: "y", count: 300) + "\ry\n"
+        try "code=%{http_code}\r\nsize=%{size_download}\n\\n\nA\rB\n\(long)end\n".write(toFile: scratch.path + "/format", atomically: true, encoding: .utf8)
         let common = ["-s", "-o", "/dev/null", "-w", "@" + scratch.path + "/format", lab.api("a.test", "status?code=201")]
         let ours = try ipcurl(aliyun + common)
         let theirs = try run("/usr/bin/curl", ["--cacert", lab.ca, "--resolve", "a.test:\(lab.httpsPort):\(lab.ip)"] + common)
