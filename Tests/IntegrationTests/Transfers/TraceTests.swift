@@ -48,10 +48,45 @@ import Testing
         #expect(stamped.count == 1 && stamped[0].dropFirst(2).hasPrefix(":") && stamped[0].prefix(16).last == " ")
     }
 
-    @Test func stderrGoesToAFile() throws {
+    @Test(arguments: ["--trace", "--trace-ascii"])
+    func stampedDumpsMatchCurl(option: String) throws {
+        let directory = try TemporaryDirectory()
+        let url = "http://a.test:\(oracle.lab.httpPort)/api/echo"
+        let common = ["-s", "-A", "same", "-d", "a=1&b=two", "-o", "/dev/null", "--trace-time"]
+        let mine = try oracle.ours(common + [option, directory.path + "/ours", url])
+        let curls = try oracle.theirs(common + [option, directory.path + "/theirs", url])
+        #expect(mine.status == 0 && curls.status == 0, "\(mine.stderr)")
+        // curl stamps every event line with HH:MM:SS.uuuuuu and a blank, and no dump line; so must ipcurl.
+        let stamp = try NSRegularExpression(pattern: #"^[0-2][0-9]:[0-5][0-9]:[0-6][0-9]\.[0-9]{6} (?=[=<])"#)
+        func unstamped(_ path: String) throws -> (String, Int) {
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            var stamped = 0
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                let line = String(line)
+                guard let match = stamp.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) else { return line }
+                stamped += 1
+                return String(line.dropFirst(match.range.length))
+            }
+            return (lines.joined(separator: "\n"), stamped)
+        }
+        let (ours, ourStamps) = try unstamped(directory.path + "/ours")
+        let (theirs, theirStamps) = try unstamped(directory.path + "/theirs")
+        #expect(theirStamps > 0 && ourStamps == ours.split(separator: "\n").filter { $0.hasPrefix("==") || $0.hasPrefix("=>") || $0.hasPrefix("<=") }.count)
+        #expect(comparable(ours) == comparable(theirs))
+    }
+
+    @Test func stderrGoesToAFileAsCurls() throws {
         let directory = try TemporaryDirectory()
         let run = try oracle.ours(["-sS", "--stderr", directory.path + "/err", "http://127.0.0.1:1/"])
+        let curls = try oracle.theirs(["-sS", "--stderr", directory.path + "/curl", "http://127.0.0.1:1/"])
         #expect(run.status == 7 && run.stderr.isEmpty)
-        #expect(try String(contentsOfFile: directory.path + "/err", encoding: .utf8).hasPrefix("ipcurl: (7)"))
+        #expect(curls.status == 7 && curls.stderr.isEmpty)
+        let ours = try String(contentsOfFile: directory.path + "/err", encoding: .utf8)
+        let theirs = try String(contentsOfFile: directory.path + "/curl", encoding: .utf8)
+        #expect(ours.hasPrefix("ipcurl: (7)"))
+        #expect(ours.dropFirst("ipcurl".count) == theirs.dropFirst("curl".count), "\(ours) against \(theirs)")
+        // `--stderr -` is stdout, as in curl.
+        let dash = try oracle.ours(["-sS", "--stderr", "-", "http://127.0.0.1:1/"])
+        #expect(dash.status == 7 && dash.stderr.isEmpty && dash.stdout.hasPrefix("ipcurl: (7)"), "\(dash.stdout)\(dash.stderr)")
     }
 }
