@@ -56,9 +56,11 @@ setup-consumers: setup-apt
 	  cp "$$tmp"/pytest-9.0.3/testing/example_scripts/junit-10.xsd $(JUNIT_XSD).tmp && mv $(JUNIT_XSD).tmp $(JUNIT_XSD); \
 	  status=$$?; rm -rf "$$tmp"; exit $$status; fi
 
-## build: release binary with the Swift runtime linked statically (fast startup)
+## build: release binary with the Swift runtime linked statically (fast startup), and its man page and bash, zsh
+## and fish completions rendered from the option tables into .build/docs (offline)
 build:
 	$(SWIFT) build $(RELEASE)
+	"$$($(SWIFT) build $(RELEASE) --show-bin-path)/ipcurl-docs" .build/docs
 
 # Shell lines for a recipe that runs tests: as root, `"$${confine[@]}" cmd` runs cmd in a private mount namespace
 # whose resolv.conf names 127.0.0.1, so a fallback to the system resolver stays on loopback.
@@ -134,7 +136,7 @@ docs:
 	"$$($(SWIFT) build $(RELEASE) --show-bin-path)/ipcurl-docs" .build/docs
 
 ## install: the release binary, its man page and completions under $(DESTDIR)$(PREFIX)
-install: build docs
+install: build
 	install -D -m 0755 "$$($(SWIFT) build $(RELEASE) --show-bin-path)/ipcurl" "$(DESTDIR)$(PREFIX)/bin/ipcurl"
 	install -D -m 0644 .build/docs/ipcurl.1 "$(DESTDIR)$(PREFIX)/share/man/man1/ipcurl.1"
 	install -D -m 0644 .build/docs/ipcurl.bash "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/ipcurl"
