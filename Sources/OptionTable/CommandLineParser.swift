@@ -82,33 +82,19 @@ public struct CommandLineParser<Config> {
                 try apply(row, OptionArgument(text: value, isOn: isOn, spelling: spelling), to: &config)
                 continue
             }
-            // A group of short options: each letter in turn; one that takes a value takes the rest of the group,
-            // or the next argument when it ends the group.
-            var letters = argument.dropFirst()
-            while let letter = letters.first {
-                letters = letters.dropFirst()
-                guard let row = rowIndex(short: letter) else { throw OptionError("option -\(letter): is unknown") }
-                var value = ""
-                if rows[row].argument.takesValue {
-                    if !letters.isEmpty {
-                        value = String(letters)
-                        if rows[row].secret {
-                            secretValues.append((position, argument.utf8.count - letters.utf8.count))
-                        }
-                    } else {
-                        guard index < arguments.count else { throw OptionError("option -\(letter): requires parameter") }
-                        value = arguments[index]
-                        if rows[row].secret { secretValues.append((index, 0)) }
-                        index += 1
-                    }
-                    letters = ""
-                } else if case .optionalWord(let words) = rows[row].argument, letters.isEmpty, index < arguments.count,
-                          words.contains(arguments[index]) {
-                    value = arguments[index]
-                    index += 1
+            // A group of short options; a value it needs past its end is the next argument.
+            var secrets: [(Int, Int)] = []
+            try applyShortGroup(argument.dropFirst(), into: &config) { rest, secret, words in
+                if let rest {
+                    if secret { secrets.append((position, argument.utf8.count - rest.utf8.count)) }
+                    return String(rest)
                 }
-                try apply(row, OptionArgument(text: value, spelling: "-\(letter)"), to: &config)
+                guard index < arguments.count, words?.contains(arguments[index]) ?? true else { return nil }
+                if secret { secrets.append((index, 0)) }
+                index += 1
+                return arguments[index - 1]
             }
+            secretValues += secrets
         }
     }
 
@@ -180,27 +166,37 @@ public struct CommandLineParser<Config> {
 }
 
 extension CommandLineParser {
-    /// A config line of short options (`-s`, `-sS`, `-so FILE`, `-o/dev/null`), as curl reads one: each letter in
-    /// turn, as on the command line; a letter that takes a value takes the rest of the group, else the line's value.
+    /// A config line of short options (`-s`, `-sS`, `-so FILE`, `-o/dev/null`), as curl reads one: as on the
+    /// command line, with the line's value in place of the next argument.
     private mutating func applyConfigGroup(_ entry: ConfigFile.Entry, into config: inout Config) throws {
-        var letters = entry.name.dropFirst()
+        try applyShortGroup(entry.name.dropFirst(), into: &config) { rest, _, words in
+            if let rest { return String(rest) }
+            guard let given = entry.value, words?.contains(given) ?? true else { return nil }
+            return given
+        }
+    }
+
+    /// Applies the letters of a group of short options in turn. A letter that takes a value takes the rest of the
+    /// group: `value(rest, secret, nil)` returns it, or with `rest` `nil` (the letter ends the group) the value
+    /// that follows the group, `nil` when there is none; `secret` says the value must be blanked from argv. A letter
+    /// with an optional word (`words`) asks only at the end of the group, and `nil` means it stands alone.
+    private mutating func applyShortGroup(_ group: Substring, into config: inout Config,
+                                          value: (_ rest: Substring?, _ secret: Bool, _ words: [String]?) throws -> String?) throws {
+        var letters = group
         while let letter = letters.first {
             letters = letters.dropFirst()
             guard let row = rowIndex(short: letter) else { throw OptionError("option -\(letter): is unknown") }
-            var value = ""
+            var text = ""
             if rows[row].argument.takesValue {
-                if !letters.isEmpty {
-                    value = String(letters)
-                } else {
-                    guard let given = entry.value else { throw OptionError("option -\(letter): requires parameter") }
-                    value = given
+                guard let given = try value(letters.isEmpty ? nil : letters, rows[row].secret, nil) else {
+                    throw OptionError("option -\(letter): requires parameter")
                 }
+                text = given
                 letters = ""
-            } else if case .optionalWord(let words) = rows[row].argument, letters.isEmpty, let given = entry.value,
-                      words.contains(given) {
-                value = given
+            } else if case .optionalWord(let words) = rows[row].argument, letters.isEmpty {
+                text = try value(nil, false, words) ?? ""
             }
-            try apply(row, OptionArgument(text: value, spelling: "-\(letter)"), to: &config)
+            try apply(row, OptionArgument(text: text, spelling: "-\(letter)"), to: &config)
         }
     }
 }

@@ -32,15 +32,20 @@ import Testing
         }
     }
 
-    @Test func leftoversOfAGoneProcessAreRemovedAndNothingElse() throws {
-        let directory = NSTemporaryDirectory() + "ipcurl-leftovers-\(getpid())/"
+    /// A fresh directory for one test, and the id of a process that has exited.
+    private func scratch(_ name: String) throws -> (directory: String, gone: Int32) {
+        let directory = NSTemporaryDirectory() + "ipcurl-\(name)-\(getpid())/"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         let gone = Process()
         gone.executableURL = URL(fileURLWithPath: "/bin/true")
         try gone.run()
         gone.waitUntilExit()
-        let dead = gone.processIdentifier
+        return (directory, gone.processIdentifier)
+    }
+
+    @Test func leftoversOfAGoneProcessAreRemovedAndNothingElse() throws {
+        let (directory, dead) = try scratch("leftovers")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         let names = [".a.ipcurl-\(dead)-AbC123", ".b.ipcurl-1-AbC123", ".c.ipcurl-\(getpid())-AbC123", "d.ipcurl-\(dead)-AbC123",
                      ".e.ipcurl-\(dead)-AbC123.keep"]
         for name in names { _ = FileManager.default.createFile(atPath: directory + name, contents: Data("x".utf8)) }
@@ -52,14 +57,9 @@ import Testing
 
     /// A writer in another pid namespace looks gone by its pid, but its lock says it is alive.
     @Test func aLockedFileIsKeptThoughItsPidLooksGone() throws {
-        let directory = NSTemporaryDirectory() + "ipcurl-locked-\(getpid())/"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let (directory, gone) = try scratch("locked")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let gone = Process()
-        gone.executableURL = URL(fileURLWithPath: "/bin/true")
-        try gone.run()
-        gone.waitUntilExit()
-        let name = directory + ".held.ipcurl-\(gone.processIdentifier)-AbC123"
+        let name = directory + ".held.ipcurl-\(gone)-AbC123"
         let writer = open(name, O_RDWR | O_CREAT | O_EXCL, 0o600)
         try #require(writer >= 0)
         TemporaryName.holdWhileWriting(writer)
