@@ -91,4 +91,8 @@ public struct CurlError: Error, Sendable, Equatable, CustomStringConvertible {
     public static let peerFailedVerification = curl(CURLE_PEER_FAILED_VERIFICATION)
     /// Exit 77: problem with the CA certificate file.
     public static let caCertBadFile = curl(CURLE_SSL_CACERT_BADFILE)
+    /// Exit 83: the certificate's issuer check failed.
+    public static let issuerCheckFailed = curl(CURLE_SSL_ISSUER_ERROR)
+    /// Exit 49: a malformed option value (a `CURLOPT_RESOLVE` entry, for one).
+    public static let badOptionSyntax = curl(CURLE_SETOPT_OPTION_SYNTAX)
 }

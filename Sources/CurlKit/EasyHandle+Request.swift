@@ -61,9 +61,27 @@ extension EasyHandle {
     /// - SeeAlso: `CURLOPT_FAILONERROR`.
     public func set(failsOnHTTPError: Bool) throws(CurlError) { try set(CURLOPT_FAILONERROR, failsOnHTTPError ? 1 : 0) }
 
-    /// A `CURL_HTTP_VERSION_*` value.
+    /// The HTTP version to ask for.
     /// - SeeAlso: `CURLOPT_HTTP_VERSION`.
-    public func set(httpVersion: Int) throws(CurlError) { try set(CURLOPT_HTTP_VERSION, httpVersion) }
+    public func set(httpVersion: HTTPVersion) throws(CurlError) { try set(CURLOPT_HTTP_VERSION, httpVersion.curlValue) }
+
+    /// A POST of `size` bytes, read from ``requestBody``.
+    /// - SeeAlso: `CURLOPT_POST`, `CURLOPT_POSTFIELDSIZE_LARGE`.
+    public func setPost(size: Int64) throws(CurlError) {
+        try set(CURLOPT_POST, 1)
+        try set(CURLOPT_POSTFIELDSIZE_LARGE, offset: size)
+    }
+
+    /// An upload (PUT) read from ``requestBody``: `size` bytes, or chunked when `nil`.
+    /// - SeeAlso: `CURLOPT_UPLOAD`, `CURLOPT_INFILESIZE_LARGE`.
+    public func setUpload(size: Int64?) throws(CurlError) {
+        try set(CURLOPT_UPLOAD, 1)
+        if let size { try set(CURLOPT_INFILESIZE_LARGE, offset: size) }
+    }
+
+    /// Wait for a connection a sibling transfer on the same multi handle is opening, to share it (HTTP/2).
+    /// - SeeAlso: `CURLOPT_PIPEWAIT`.
+    public func set(waitsToMultiplex: Bool) throws(CurlError) { try set(CURLOPT_PIPEWAIT, waitsToMultiplex ? 1 : 0) }
 
     /// `user:password` for server authentication.
     /// - SeeAlso: `CURLOPT_USERPWD`.

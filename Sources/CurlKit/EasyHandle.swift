@@ -59,24 +59,27 @@ public final class EasyHandle {
     }
 
     // MARK: Options
+    //
+    // The raw setters and getters stay inside CurlKit: the layers above use the named ones (`set(url:)`,
+    // `responseCode`, ...), so no `CURLOPT_` or `CURLINFO_` constant is spelled above this module.
 
     /// Sets a `long` option (flags, numbers, enums).
-    public func set(_ option: CURLoption, _ value: Int) throws(CurlError) {
+    func set(_ option: CURLoption, _ value: Int) throws(CurlError) {
         try check(ccurl_easy_setopt_long(raw, option, value), option)
     }
 
     /// Sets a `curl_off_t` option (the `_LARGE` sizes).
-    public func set(_ option: CURLoption, offset value: Int64) throws(CurlError) {
+    func set(_ option: CURLoption, offset value: Int64) throws(CurlError) {
         try check(ccurl_easy_setopt_int64(raw, option, value), option)
     }
 
     /// Sets a string option; libcurl copies strings (except POSTFIELDS, which this layer never uses).
-    public func set(_ option: CURLoption, _ value: String?) throws(CurlError) {
+    func set(_ option: CURLoption, _ value: String?) throws(CurlError) {
         try check(ccurl_easy_setopt_str(raw, option, value), option)
     }
 
     /// Sets a list option and keeps the list alive for as long as this handle lives.
-    public func set(_ option: CURLoption, list: [String]) throws(CurlError) {
+    func set(_ option: CURLoption, list: [String]) throws(CurlError) {
         let owned = try StringList(list)
         try check(ccurl_easy_setopt_slist(raw, option, owned.head), option)
         // The previous list (if any) is freed only after libcurl let go of it.
@@ -89,7 +92,7 @@ public final class EasyHandle {
 
     /// Sets a pointer option whose target `owner` keeps alive (a `curl_mime *`, a `CURLSH *`); the handle holds
     /// `owner` until it is deinitialised, after `curl_easy_cleanup`.
-    public func set(_ option: CURLoption, pointer: UnsafeMutableRawPointer?, owner: AnyObject) throws(CurlError) {
+    func set(_ option: CURLoption, pointer: UnsafeMutableRawPointer?, owner: AnyObject) throws(CurlError) {
         try set(option, pointer: pointer)
         borrowed.append(owner)
     }
@@ -119,7 +122,7 @@ public final class EasyHandle {
     }
 
     /// The strings last set for a list option (e.g. the exact `CURLOPT_RESOLVE` entries), for logging and tests.
-    public func listStrings(_ option: CURLoption) -> [String] { lists.first { $0.option == option.rawValue }?.list.strings ?? [] }
+    func listStrings(_ option: CURLoption) -> [String] { lists.first { $0.option == option.rawValue }?.list.strings ?? [] }
 
     private func check(_ result: CURLcode, _ option: CURLoption) throws(CurlError) {
         guard result != CURLE_OK else { return }
@@ -147,19 +150,19 @@ public final class EasyHandle {
     // MARK: Info
 
     /// Reads a `long` info value (response code, ports, counts); 0 when unavailable.
-    public func info(long: CURLINFO) -> Int {
+    func info(long: CURLINFO) -> Int {
         var value = 0
         return ccurl_easy_getinfo_long(raw, long, &value) == CURLE_OK ? value : 0
     }
 
     /// Reads a `curl_off_t` info value (sizes, `_T` times in microseconds); 0 when unavailable.
-    public func info(offset: CURLINFO) -> Int64 {
+    func info(offset: CURLINFO) -> Int64 {
         var value: Int64 = 0
         return ccurl_easy_getinfo_int64(raw, offset, &value) == CURLE_OK ? value : 0
     }
 
     /// Reads a string info value (effective URL, primary IP, content type); `nil` when unavailable.
-    public func info(string: CURLINFO) -> String? {
+    func info(string: CURLINFO) -> String? {
         var value: UnsafePointer<CChar>?
         guard ccurl_easy_getinfo_string(raw, string, &value) == CURLE_OK, let value else { return nil }
         return String(cString: value)

@@ -1,4 +1,3 @@
-import CCurl
 import CurlKit
 import HTTPDNS
 
@@ -14,7 +13,7 @@ enum AddressFailover {
     /// certificate status (91). Local problems such as a bad CA file (77) or client certificate (58) are not worth
     /// another IP.
     static let tlsFailures: [CurlError] = [
-        .sslConnectError, .peerFailedVerification, CurlError(CURLE_SSL_ISSUER_ERROR),
+        .sslConnectError, .peerFailedVerification, .issuerCheckFailed,
         .pinnedKeyMismatch, .invalidCertificateStatus,
     ]
 

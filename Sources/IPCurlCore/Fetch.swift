@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CCurl
 import CurlKit
 import HTTPDNS
 
@@ -141,9 +140,8 @@ final class FetchRun {
             var failure: CurlError?
             do throws(CurlError) { try followChain() } catch { failure = error }
             let attempt = RetryRules.Attempt(
-                error: failure, status: lastHandle?.info(long: CURLINFO_RESPONSE_CODE) ?? 0,
-                osErrno: lastHandle?.info(long: CURLINFO_OS_ERRNO) ?? 0,
-                retryAfterSeconds: lastHandle?.info(offset: CURLINFO_RETRY_AFTER) ?? 0)
+                error: failure, status: lastHandle?.responseCode ?? 0, osErrno: lastHandle?.osErrno ?? 0,
+                retryAfterSeconds: lastHandle?.retryAfterSeconds ?? 0)
             if let reason = request.retry.reason(for: attempt),
                let wait = request.retry.wait(for: attempt, reason: reason, retriesLeft: retriesLeft, backoffMS: backoff,
                                              elapsedMS: (clock.now - firstStart).wholeMilliseconds) {
@@ -192,9 +190,9 @@ final class FetchRun {
                           sendsCredentials: request.redirects.sendsCredentials(to: url, origin: origin),
                           userInfo: request.redirects.userInfo(for: url, origin: origin, remembered: named))
             let handle = try perform(hop)
-            let status = handle.info(long: CURLINFO_RESPONSE_CODE)
+            let status = handle.responseCode
             guard request.redirects.follow, RedirectRules.isFollowed(status: status),
-                  let next = handle.info(string: CURLINFO_REDIRECT_URL) else {
+                  let next = handle.redirectURL else {
                 if request.fail == .failWithBody, status >= 400 {
                     throw CurlError.httpReturnedError.with(message: "The requested URL returned error: \(status)")
                 }

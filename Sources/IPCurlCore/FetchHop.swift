@@ -1,4 +1,3 @@
-import CCurl
 import CurlKit
 import HTTPDNS
 
@@ -39,7 +38,7 @@ extension FetchRun {
             handle.onBody = { [unowned handle, output] bytes in
                 // The body of a redirect that is followed is not output, as with curl -L. Decided on the first
                 // chunk: by then the final response's headers are all in.
-                let skips = skipsBody ?? (follow && RedirectRules.isFollowed(status: handle.info(long: CURLINFO_RESPONSE_CODE))
+                let skips = skipsBody ?? (follow && RedirectRules.isFollowed(status: handle.responseCode)
                     && !(headers.first(named: "location") ?? "").allSatisfy { $0 == " " || $0 == "\t" })
                 if skipsBody == nil, !skips, remoteHeaderName,
                    let name = ContentDisposition.filename(headers.first(named: "content-disposition")) {
@@ -55,8 +54,8 @@ extension FetchRun {
                 hops.append(report(handle, headers, hop))
                 return handle
             } catch {
-                let failedIP = handle.info(string: CURLINFO_PRIMARY_IP) ?? ""
-                let sent = handle.info(long: CURLINFO_REQUEST_SIZE)
+                let failedIP = handle.primaryIP ?? ""
+                let sent = handle.requestSize
                 guard let next = AddressFailover.remaining(after: error, at: failedIP, requestBytesSent: sent,
                                                            addresses: addresses) else {
                     hops.append(report(handle, headers, hop))

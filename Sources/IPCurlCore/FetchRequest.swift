@@ -46,8 +46,8 @@ public struct FetchRequest: Sendable {
     public var compressed = false
     /// `-f/--fail`, `--fail-with-body`.
     public var fail = FailMode.off
-    /// `--http1.0`, `--http1.1`, `--http2`: a `CURL_HTTP_VERSION_*` value; `nil` is libcurl's default.
-    public var httpVersion: Int?
+    /// `--http1.0`, `--http1.1`, `--http2`; `nil` is libcurl's default.
+    public var httpVersion: HTTPVersion?
     /// `-A/--user-agent`; `nil` sends `ipcurl/VERSION`, empty sends none.
     public var userAgent: String?
     /// `-e/--referer`; `autoReferer` (`;auto`) sets each hop's Referer to the previous URL.

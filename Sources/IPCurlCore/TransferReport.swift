@@ -1,4 +1,3 @@
-import CCurl
 import CurlKit
 
 /// What a finished (or failed) transfer reports to `-w`: curl's getinfo values plus the exit code and message.
@@ -54,51 +53,52 @@ public struct TransferReport: Sendable {
         for name in Self.countInfos.map(\.0) + ["size_header", "size_request"] { counts[name] = 0 }
     }
 
-    static let timeInfos: [(String, CURLINFO)] = [
-        ("time_namelookup", CURLINFO_NAMELOOKUP_TIME_T), ("time_connect", CURLINFO_CONNECT_TIME_T),
-        ("time_appconnect", CURLINFO_APPCONNECT_TIME_T), ("time_pretransfer", CURLINFO_PRETRANSFER_TIME_T),
-        ("time_starttransfer", CURLINFO_STARTTRANSFER_TIME_T), ("time_redirect", CURLINFO_REDIRECT_TIME_T),
-        ("time_total", CURLINFO_TOTAL_TIME_T),
+    /// The `-w` names of libcurl's phase times and counts.
+    static let timeInfos: [(String, TransferPhase)] = [
+        ("time_namelookup", .nameLookup), ("time_connect", .connect), ("time_appconnect", .appConnect),
+        ("time_pretransfer", .preTransfer), ("time_starttransfer", .startTransfer), ("time_redirect", .redirect),
+        ("time_total", .total),
     ]
-    static let countInfos: [(String, CURLINFO)] = [
-        ("size_download", CURLINFO_SIZE_DOWNLOAD_T), ("size_upload", CURLINFO_SIZE_UPLOAD_T),
-        ("speed_download", CURLINFO_SPEED_DOWNLOAD_T), ("speed_upload", CURLINFO_SPEED_UPLOAD_T),
+    static let countInfos: [(String, TransferCount)] = [
+        ("size_download", .sizeDownload), ("size_upload", .sizeUpload), ("speed_download", .speedDownload),
+        ("speed_upload", .speedUpload),
     ]
 
     /// Reads every value from `handle` after `curl_easy_perform` returned; `url` is the URL as given.
     /// ``responseHeaders``, ``filenameEffective``, ``curlVersion`` and the ipcurl values are the caller's to set.
     init(handle: EasyHandle, url: String) {
         self.init(url: url)
-        effectiveURL = handle.info(string: CURLINFO_EFFECTIVE_URL) ?? url
-        responseCode = handle.info(long: CURLINFO_RESPONSE_CODE)
-        remoteIP = handle.info(string: CURLINFO_PRIMARY_IP) ?? ""
-        remotePort = handle.info(long: CURLINFO_PRIMARY_PORT)
-        localIP = handle.info(string: CURLINFO_LOCAL_IP) ?? ""
-        localPort = handle.info(long: CURLINFO_LOCAL_PORT)
-        for (name, info) in Self.timeInfos { microseconds[name] = handle.info(offset: info) }
-        for (name, info) in Self.countInfos { counts[name] = handle.info(offset: info) }
-        counts["size_header"] = Int64(handle.info(long: CURLINFO_HEADER_SIZE))
-        counts["size_request"] = Int64(handle.info(long: CURLINFO_REQUEST_SIZE))
-        redirectURL = handle.info(string: CURLINFO_REDIRECT_URL) ?? ""
-        contentType = handle.info(string: CURLINFO_CONTENT_TYPE) ?? ""
-        scheme = handle.info(string: CURLINFO_SCHEME) ?? ""
-        method = handle.info(string: CURLINFO_EFFECTIVE_METHOD) ?? method
-        referer = handle.info(string: CURLINFO_REFERER) ?? ""
-        numRedirects = handle.info(long: CURLINFO_REDIRECT_COUNT)
-        numConnects = handle.info(long: CURLINFO_NUM_CONNECTS)
-        sslVerifyResult = handle.info(long: CURLINFO_SSL_VERIFYRESULT)
-        httpConnectCode = handle.info(long: CURLINFO_HTTP_CONNECTCODE)
-        proxySSLVerifyResult = handle.info(long: CURLINFO_PROXY_SSL_VERIFYRESULT)
-        httpVersion = Self.versionText(handle.info(long: CURLINFO_HTTP_VERSION))
+        effectiveURL = handle.effectiveURL ?? url
+        responseCode = handle.responseCode
+        remoteIP = handle.primaryIP ?? ""
+        remotePort = handle.primaryPort
+        localIP = handle.localIP ?? ""
+        localPort = handle.localPort
+        for (name, phase) in Self.timeInfos { microseconds[name] = handle.microseconds(phase) }
+        for (name, count) in Self.countInfos { counts[name] = handle.count(count) }
+        counts["size_header"] = Int64(handle.headerSize)
+        counts["size_request"] = Int64(handle.requestSize)
+        redirectURL = handle.redirectURL ?? ""
+        contentType = handle.contentType ?? ""
+        scheme = handle.scheme ?? ""
+        method = handle.effectiveMethod ?? method
+        referer = handle.referer ?? ""
+        numRedirects = handle.redirectCount
+        numConnects = handle.connectCount
+        sslVerifyResult = handle.tlsVerifyResult
+        httpConnectCode = handle.proxyConnectCode
+        proxySSLVerifyResult = handle.proxyTLSVerifyResult
+        httpVersion = Self.versionText(handle.responseHTTPVersion)
     }
 
-    private static func versionText(_ value: Int) -> String {
-        switch value {
-        case CURL_HTTP_VERSION_1_0: "1"
-        case CURL_HTTP_VERSION_1_1: "1.1"
-        case CURL_HTTP_VERSION_2_0: "2"
-        case CURL_HTTP_VERSION_3: "3"
-        default: "0"
+    /// `%{http_version}`: `1`, `1.1`, `2`, `3`, or `0` before any response.
+    private static func versionText(_ version: HTTPVersion?) -> String {
+        switch version {
+        case .http1_0: "1"
+        case .http1_1: "1.1"
+        case .http2, .http2TLS: "2"
+        case .http3: "3"
+        case nil: "0"
         }
     }
 

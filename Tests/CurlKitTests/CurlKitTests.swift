@@ -1,5 +1,5 @@
 import CCurl
-import CurlKit
+@testable import CurlKit
 import Testing
 
 @Suite struct CurlURLTests {

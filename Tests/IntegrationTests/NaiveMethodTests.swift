@@ -1,4 +1,3 @@
-import CCurl
 import CurlKit
 import Foundation
 import Testing
@@ -13,8 +12,8 @@ import Testing
     private func naiveHandle(insecure: Bool) throws -> (EasyHandle, Box) {
         let handle = try EasyHandle()
         try TransportOptions(caFile: lab.ca, insecure: insecure).apply(to: handle)
-        try handle.set(CURLOPT_URL, "https://\(lab.ip):\(lab.httpsPort)/")
-        try handle.set(CURLOPT_HTTPHEADER, list: ["Host: a.test"])
+        try handle.set(url: "https://\(lab.ip):\(lab.httpsPort)/")
+        try handle.set(headers: ["Host: a.test"])
         let box = Box()
         handle.onBody = { box.bytes += $0; return true }
         return (handle, box)
@@ -43,14 +42,14 @@ import Testing
     @Test func resolveListKeepsLibcurlOnTheIPWithVerificationOnTheName() throws {
         let handle = try EasyHandle()
         try TransportOptions(caFile: lab.ca).apply(to: handle)
-        try handle.set(CURLOPT_URL, lab.https("b.test"))
-        try handle.set(CURLOPT_RESOLVE, list: ["b.test:\(lab.httpsPort):\(lab.ip)"])
+        try handle.set(url: lab.https("b.test"))
+        try handle.set(resolveEntries: ["b.test:\(lab.httpsPort):\(lab.ip)"])
         let box = Box()
         handle.onBody = { box.bytes += $0; return true }
         try handle.perform()
-        #expect(handle.info(string: CURLINFO_PRIMARY_IP) == lab.ip)
+        #expect(handle.primaryIP == lab.ip)
         #expect(String(decoding: box.bytes, as: UTF8.self).hasPrefix("vhost=b.test host=b.test sni=b.test"))
-        #expect(handle.listStrings(CURLOPT_RESOLVE) == ["b.test:\(lab.httpsPort):\(lab.ip)"])
+        #expect(handle.resolveEntries == ["b.test:\(lab.httpsPort):\(lab.ip)"])
     }
 }
 

@@ -1,4 +1,3 @@
-import CCurl
 import CurlKit
 import IPCurlCore
 import OptionTable
@@ -21,7 +20,7 @@ struct TransferOptions: Sendable {
     var cookieJar: String?
     var junkSessionCookies = false
     var compressed = false
-    var httpVersion: Int?
+    var httpVersion: HTTPVersion?
 
     static let http = OptionCategory("http", "HTTP requests: method, headers, identity, version")
     static let post = OptionCategory("post", "Request bodies: data, forms, uploads")
@@ -80,10 +79,10 @@ struct TransferOptions: Sendable {
         OptionRow("compressed", nil, .boolean, "", http, "Ask for a compressed response (gzip, deflate, br, zstd) and decode it") {
             $0.compressed = $1.isOn
         },
-        OptionRow("http1.0", "0", .none, "", http, "Use HTTP/1.0") { options, _ in options.httpVersion = Int(CURL_HTTP_VERSION_1_0) },
-        OptionRow("http1.1", nil, .none, "", http, "Use HTTP/1.1") { options, _ in options.httpVersion = Int(CURL_HTTP_VERSION_1_1) },
+        OptionRow("http1.0", "0", .none, "", http, "Use HTTP/1.0") { options, _ in options.httpVersion = .http1_0 },
+        OptionRow("http1.1", nil, .none, "", http, "Use HTTP/1.1") { options, _ in options.httpVersion = .http1_1 },
         OptionRow("http2", nil, .none, "", http, "Use HTTP/2 (ALPN on https, Upgrade on http)") { options, _ in
-            options.httpVersion = Int(CURL_HTTP_VERSION_2_0)
+            options.httpVersion = .http2
         },
     ]
 

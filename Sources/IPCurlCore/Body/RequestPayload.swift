@@ -1,4 +1,3 @@
-import CCurl
 import CurlKit
 
 /// What a request sends: nothing, a `-d`-family body, a `-F` multipart form, or a `-T` upload. Every kind
@@ -34,19 +33,17 @@ public enum RequestPayload: Sendable, Equatable {
         case .data(let segments):
             let body = SegmentedBody(segments)
             handle.requestBody = body
-            try handle.set(CURLOPT_POST, 1)
-            try handle.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: body.length ?? 0)
+            try handle.setPost(size: body.length ?? 0)
         case .form(let parts):
             let form = try MimeForm(for: handle)
             for part in parts { try part.add(to: form) }
             try form.attach(to: handle)
         case .uploadFile(let path, let size):
             handle.requestBody = SegmentedBody([.file(path: path, size: size)])
-            try handle.set(CURLOPT_UPLOAD, 1)
-            try handle.set(CURLOPT_INFILESIZE_LARGE, offset: size)
+            try handle.setUpload(size: size)
         case .uploadStandardInput:
             handle.requestBody = try stdin.reader()
-            try handle.set(CURLOPT_UPLOAD, 1)
+            try handle.setUpload(size: nil)
         }
     }
 

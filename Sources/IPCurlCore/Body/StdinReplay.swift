@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CCurl
 import CurlKit
 
 /// Standard input as an upload (`-T -`): streamed as it arrives (chunked, length unknown), while the first
@@ -25,7 +24,7 @@ public final class StdinReplay {
     /// A reader from the first byte, or exit 65 when the kept copy is incomplete.
     func reader() throws(CurlError) -> RequestBody {
         guard !overflowed else {
-            throw CurlError(CURLE_SEND_FAIL_REWIND, message:
+            throw CurlError.sendFailRewind.with(message:
                 "cannot send the request body again: more than \(Self.bound >> 20) MiB were read from stdin and not kept")
         }
         return Reader(self)

@@ -1,4 +1,3 @@
-import CCurl
 import CurlKit
 import HTTPDNS
 

@@ -1,4 +1,3 @@
-import CCurl
 import CurlKit
 import HTTPDNS
 
@@ -38,20 +37,18 @@ final class CurlTransport: HTTPDNSTransport {
             var options = self.options
             options.timeoutMS = request.timeoutMS
             try options.apply(to: handle)
-            try handle.set(CURLOPT_URL, request.url)
+            try handle.set(url: request.url)
             if let body = request.body {
                 handle.requestBody = BytesBody(body)
-                try handle.set(CURLOPT_POST, 1)
-                try handle.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(body.count))
+                try handle.setPost(size: Int64(body.count))
             }
-            try handle.set(CURLOPT_PROTOCOLS_STR, "http,https")
-            try? handle.set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)  // a libcurl without HTTP/2 stays on 1.1
+            try? handle.set(httpVersion: .http2TLS)  // a libcurl without HTTP/2 stays on 1.1
             // Wait to share the HTTP/2 connection a sibling exchange is opening; over plain http (HTTP/1.1, no ALPN)
             // waiting would only queue this exchange behind the other, so it opens a connection of its own.
-            if request.joinsConnection, request.url.hasPrefix("https://") { try handle.set(CURLOPT_PIPEWAIT, 1) }
-            try handle.set(CURLOPT_USERAGENT, "ipcurl-httpdns")
-            if !request.pins.isEmpty { try handle.set(CURLOPT_RESOLVE, list: request.pins.map(\.description)) }
-            if !request.headers.isEmpty { try handle.set(CURLOPT_HTTPHEADER, list: request.headers) }
+            if request.joinsConnection, request.url.hasPrefix("https://") { try handle.set(waitsToMultiplex: true) }
+            try handle.set(userAgent: "ipcurl-httpdns")
+            if !request.pins.isEmpty { try handle.set(resolveEntries: request.pins.map(\.description)) }
+            if !request.headers.isEmpty { try handle.set(headers: request.headers) }
             handle.onBody = { [unowned exchange] chunk in
                 guard exchange.body.count + chunk.count <= exchange.limit else {
                     exchange.overflowed = true
@@ -95,8 +92,7 @@ final class CurlTransport: HTTPDNSTransport {
         }
         if let error { return .failure(.init(phase: phase(of: error), message: Printable.escaped(error.message))) }
         let handle = exchange.handle
-        return .success(HTTPDNSResponse(status: handle.info(long: CURLINFO_RESPONSE_CODE), contentType: handle.info(string: CURLINFO_CONTENT_TYPE) ?? "",
-                                        body: exchange.body))
+        return .success(HTTPDNSResponse(status: handle.responseCode, contentType: handle.contentType ?? "", body: exchange.body))
     }
 
     /// Where a libcurl failure happened, in HTTPDNS's terms.

@@ -1,4 +1,3 @@
-import CCurl
 import CurlKit
 import HTTPDNS
 
@@ -17,7 +16,7 @@ extension CurlError {
         switch error.kind {
         case .configuration where error.setting == .staticEntry:
             // curl hands --resolve to libcurl, which refuses the entry with exit 49.
-            self = CurlError(CURLE_SETOPT_OPTION_SYNTAX).with(
+            self = CurlError.badOptionSyntax.with(
                 message: "Couldn't parse CURLOPT_RESOLVE entry \(error.settingValue ?? "''") (\(error.reason))")
         case .configuration:
             let flag = error.setting.map(ResolverFlag.name(for:)) ?? "resolver"

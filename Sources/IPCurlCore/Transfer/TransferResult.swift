@@ -1,4 +1,3 @@
-import CCurl
 import CurlKit
 
 /// What one finished transfer reports, whichever orchestrator ran it: curl's getinfo values (status, HTTP

@@ -31,7 +31,7 @@ struct TransferSpec {
     /// `-f`: an HTTP status of 400 or more is exit 22.
     var failsOnHTTPError = false
     /// A `CURL_HTTP_VERSION_*` value; `nil` is libcurl's default.
-    var httpVersion: Int?
+    var httpVersion: HTTPVersion?
     /// The exact `CURLOPT_RESOLVE` entries.
     var resolveEntries: [String] = []
     var families = AddressFamilies.both
