@@ -4,7 +4,6 @@ import Glibc
 import Darwin
 #endif
 import HTTPDNS
-import Synchronization
 
 /// Several transfers of one run, as curl runs them: one after another (the exit code is the last transfer's), or
 /// with `-Z/--parallel` up to `--parallel-max` at once (the exit code is the first failed transfer's, in command-line
@@ -40,37 +39,41 @@ public enum FetchBatch {
 }
 
 /// The next transfer to start and the codes of finished ones, shared by the parallel workers.
-private final class WorkQueue: Sendable {
-    private struct State {
-        var nextIndex = 0
-        var codes: [Int32]
-        var stopped = false
-    }
-
-    private let state: Mutex<State>
+private final class WorkQueue: @unchecked Sendable {
+    private var mutex = pthread_mutex_t()  // not Synchronization.Mutex: ThreadSanitizer can't see its futex (see FetchSession)
+    private var nextIndex = 0
+    private var codes: [Int32]
+    private var stopped = false
     private let count: Int
     private let failEarly: Bool
 
     init(count: Int, failEarly: Bool) {
         self.count = count
         self.failEarly = failEarly
-        state = Mutex(State(codes: Array(repeating: 0, count: count)))
+        codes = Array(repeating: 0, count: count)
+        pthread_mutex_init(&mutex, nil)
     }
 
+    deinit { pthread_mutex_destroy(&mutex) }
+
     func next() -> Int? {
-        state.withLock { state in
-            guard !state.stopped, state.nextIndex < count else { return nil }
-            state.nextIndex += 1
-            return state.nextIndex - 1
-        }
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        guard !stopped, nextIndex < count else { return nil }
+        nextIndex += 1
+        return nextIndex - 1
     }
 
     func finish(_ index: Int, code: Int32) {
-        state.withLock { state in
-            state.codes[index] = code
-            if code != 0, failEarly { state.stopped = true }
-        }
+        pthread_mutex_lock(&mutex)
+        codes[index] = code
+        if code != 0, failEarly { stopped = true }
+        pthread_mutex_unlock(&mutex)
     }
 
-    var firstFailure: Int32 { state.withLock { $0.codes.first { $0 != 0 } ?? 0 } }
+    var firstFailure: Int32 {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return codes.first { $0 != 0 } ?? 0
+    }
 }
