@@ -4,20 +4,8 @@ import OptionTable
 /// The man page and shell completions of ipcurl, rendered from the same option tables the parser reads, so
 /// every option is documented and completed exactly as it is parsed. `ipcurl-docs` writes them at build time.
 public enum Documentation {
-    /// Every subcommand with its usage line, summary and options; fetch (the default) first.
-    public static let subcommands: [SubcommandSummary] = [
-        SubcommandSummary(name: "fetch", usage: "ipcurl [options...] <url>...",
-                          summary: "Fetch URLs IP-direct (the default: 'ipcurl URL' is 'ipcurl fetch URL'), with curl's options.",
-                          rows: FetchCommandLine.rows),
-        SubcommandSummary(name: "resolve", usage: "ipcurl resolve [options...] <host>...",
-                          summary: "Resolve hosts through HTTPDNS and print HOST:PORT:IP[,IP...] entries for curl --resolve.",
-                          rows: ResolveCommand.rows),
-        SubcommandSummary(name: "check", usage: "ipcurl check [options...] [<url>...] [--targets <file>]",
-                          summary: "Probe URLs at every HTTPDNS address, check expectations, report as text, JSON, JUnit, TAP or OpenMetrics.",
-                          rows: CheckCommand.rows),
-        SubcommandSummary(name: "cache", usage: "ipcurl cache list [--json] | ipcurl cache clear",
-                          summary: "Show or clear the HTTPDNS answer cache.", rows: CacheCommand.rows),
-    ]
+    /// Every subcommand with its usage line, summary and options, in the registry's order (fetch, the default, first).
+    public static var subcommands: [SubcommandSummary] { Subcommands.all.map { $0.documentSummary } }
 
     /// `ipcurl.1`.
     public static func manPage() -> String {
@@ -29,19 +17,7 @@ public enum Documentation {
                 ],
                 subcommands: subcommands,
                 extraSections: [
-                    ("Exit status", [
-                        ("0", "Success."), ("1", "Unsupported protocol; for check: a probe failed."),
-                        ("2", "Usage error: an unknown option, a missing or malformed value."), ("3", "Malformed URL or glob pattern."),
-                        ("4", "The linked libcurl or libcrypto lacks a feature."),
-                        ("6", "Could not resolve: HTTPDNS gave no usable address and the system resolver failed or --no-fallback was given."),
-                        ("7", "Could not connect."), ("22", "HTTP status 400 or more with -f or --fail-with-body."),
-                        ("23", "Could not write the output (-o, -O, -J, -D, stdout)."), ("26", "Could not read a file (body, -K, -H @file, secrets)."),
-                        ("28", "Timeout (--max-time covers resolution too)."), ("33", "-C: the server does not do byte ranges."),
-                        ("35", "TLS handshake failed."), ("47", "More redirects than --max-redirs."),
-                        ("49", "A --resolve entry that does not parse."), ("58, 59", "Client certificate or cipher problem."),
-                        ("60", "Server certificate not verified for the host name."), ("63", "Larger than --max-filesize."),
-                        ("77", "CA file problem."), ("90", "--pinnedpubkey did not match."), ("91", "--cert-status: no valid OCSP response."),
-                    ]),
+                    ("Exit status", ExitCodes.table.map { ($0.code, "\($0.name): \($0.summary)") }),
                     ("Environment", [
                         ("IPCURL_DNS", "The resolver when no resolver option is given, e.g. aliyun:ACCOUNT or doh:URL."),
                         ("IPCURL_CACHE_DIR, XDG_CACHE_HOME, HOME", "Where answers are cached: $IPCURL_CACHE_DIR, else $XDG_CACHE_HOME/ipcurl, else ~/.cache/ipcurl."),
@@ -61,7 +37,8 @@ public enum Documentation {
 
     /// The completion scripts: bash, zsh and fish.
     public static func completions() -> (bash: String, zsh: String, fish: String) {
-        let completions = Completions(program: "ipcurl", subcommands: subcommands, defaultName: "fetch", extraWords: ["help"])
+        let completions = Completions(program: "ipcurl", subcommands: subcommands, defaultName: Subcommands.defaultName,
+                                      extraWords: ["help"])
         return (completions.bash(), completions.zsh(), completions.fish())
     }
 }

@@ -35,7 +35,7 @@ public enum DecisionLog {
     /// `* HTTPDNS bücher.example is the IDN xn--bcher-kva.example`: the name as written and as looked up.
     public static func idn(_ unicode: String, is ascii: String) -> String { "* HTTPDNS \(unicode) is the IDN \(ascii)\n" }
 
-    /// The warning (after `ipcurl: warning: `) that `host` is resolved by the system resolver because HTTPDNS
+    /// The warning (a ``Diagnostics`` warning) that `host` is resolved by the system resolver because HTTPDNS
     /// gave no address, and why.
     public static func fallbackWarning(_ host: String, _ reason: ResolutionError) -> String {
         "\(host): HTTPDNS gave no address (\(reason.reason)); using the system resolver"

@@ -22,12 +22,10 @@ public struct FetchOutcome: Sendable {
 /// - SeeAlso: `CURLOPT_RESOLVE`, `CURLOPT_URL`, `CURLOPT_FOLLOWLOCATION`, curl's `--retry`.
 public enum Fetch {
     /// Performs `request`, streaming the body to its output; never throws, the outcome carries the error.
-    /// `session` is shared with the run's other transfers of the same options, so each name is asked once; `nil`
-    /// makes a policy for this request alone.
-    public static func run(_ request: FetchRequest, session: FetchSession? = nil,
-                           log: DescriptorWriter = .standardError) -> FetchOutcome {
-        let run = FetchRun(request: request, log: log)
-        run.session = session
+    /// `session` is shared with the run's other transfers of the same options, so each name is asked once; its
+    /// diagnostics tell what is decided and warned. The error itself is the caller's to report.
+    public static func run(_ request: FetchRequest, session: ResolverSession) -> FetchOutcome {
+        let run = FetchRun(request: request, session: session)
         let failure = run.perform()
         var report = run.hops.isEmpty ? TransferReport(url: request.url) : TransferReport.chain(run.hops)
         report.exitCode = failure?.exitCode ?? 0
@@ -43,36 +41,13 @@ public enum Fetch {
     }
 }
 
-/// What the transfers of one run with the same options share, serial or parallel (`-Z`): the resolution policy
-/// and the resolutions made so far, so each name is asked once per run. Every use of the policy and the
-/// resolutions holds the session's lock: parallel transfers resolve one at a time and transfer at once.
-public final class FetchSession: @unchecked Sendable {
-    let policy: ResolutionPolicy
-    var resolutions = NameList<Resolution>()
-    // A pthread mutex rather than Synchronization.Mutex: ThreadSanitizer (make sanitize) sees the ordering a
-    // pthread lock gives, while it takes accesses under Mutex's futex for races.
-    private var mutex = pthread_mutex_t()
-
-    /// A session resolving with `policy`.
-    public init(policy: ResolutionPolicy) {
-        self.policy = policy
-        pthread_mutex_init(&mutex, nil)
-    }
-
-    deinit { pthread_mutex_destroy(&mutex) }
-
-    /// Runs `body` holding the session's lock.
-    func locked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return try body()
-    }
-}
-
 /// The state of one ``Fetch``: clocks, the policy, outputs, and the hop reports of the current attempt.
 final class FetchRun {
     let request: FetchRequest
-    let log: DescriptorWriter
+    /// The run's resolution, shared with its other transfers of the same options.
+    let session: ResolverSession
+    /// Where `-v` and warnings go.
+    let diagnostics: Diagnostics
     let clock = ContinuousClock()
     var attemptStart: ContinuousClock.Instant
     let output: OutputFile
@@ -80,15 +55,6 @@ final class FetchRun {
     let meter: ProgressMeter?
     let stdin = StdinReplay()
     var share: ShareHandle?
-    var policy: ResolutionPolicy?
-    /// A policy shared with the run's other transfers, used instead of a new one.
-    var session: FetchSession?
-    private var ownResolutions = NameList<Resolution>()
-    /// The resolutions used so far, by `host:port`: the session's when there is one.
-    var resolutions: NameList<Resolution> {
-        get { session?.resolutions ?? ownResolutions }
-        set { if let session { session.resolutions = newValue } else { ownResolutions = newValue } }
-    }
     var lastResolution: Resolution?
     /// Whether the last hop went through a proxy, which resolves the name itself.
     var viaProxy = false
@@ -98,36 +64,27 @@ final class FetchRun {
     /// The last hop's handle, for the retry decision.
     var lastHandle: EasyHandle?
 
-    init(request: FetchRequest, log: DescriptorWriter) {
+    init(request: FetchRequest, session: ResolverSession) {
         self.request = request
-        self.log = log
+        self.session = session
+        diagnostics = session.diagnostics
         attemptStart = clock.now
         output = OutputFile(path: request.outputPath, createDirectories: request.createDirectories,
                             appends: request.resume != nil && request.outputPath.map { $0 != "-" } == true)
         headerDump = request.headerDumpPath.map { OutputFile(path: $0, createDirectories: request.createDirectories) }
-        meter = request.showsProgress ? ProgressMeter() : nil
+        meter = request.showsProgress ? ProgressMeter(colour: session.diagnostics.colour) : nil
         if request.outputPath != nil || request.headerDumpPath != nil { SignalCleanup.install() }
-        if request.verbose {
-            for file in [output, headerDump].compactMap({ $0 }) { file.note = { [log] in log.write("* \($0)\n") } }
+        if diagnostics.verbose {
+            for file in [output, headerDump].compactMap({ $0 }) { file.note = { [diagnostics] in diagnostics.trace("* \($0)\n") } }
         }
     }
 
     var elapsedMS: Int { (clock.now - attemptStart).wholeMilliseconds }
 
-    func verbose(_ text: @autoclosure () -> String) { if request.verbose { log.write(text()) } }
-
-    func warn(_ text: String) { if request.showsWarnings { log.write("ipcurl: warning: \(text)\n") } }
-
     /// Every attempt (`--retry`), each following the redirect chain; then the output is committed or dropped.
     func perform() -> CurlError? {
-        let policy = session?.policy ?? request.resolver.policy(transport: request.transport)
-        self.policy = policy
-        if request.verbose {
-            exclusive { policy.note = { [log] in log.write(DecisionLog.notes([$0])) } }
-            if let note = request.resolver.cacheNote { log.write(DecisionLog.notes([note])) }
-            log.write(DecisionLog.notes(request.resolver.serverNameNotes()))
-        }
-        defer { verbose(DecisionLog.notes(exclusive { policy.finishRefresh() })) }
+        session.announce()
+        defer { session.finish() }
         if request.redirects.follow || request.retry.count > 0 || !request.cookieFiles.isEmpty || request.cookieJar != nil {
             share = try? ShareHandle()
         }
@@ -148,7 +105,7 @@ final class FetchRun {
                let wait = request.retry.wait(for: attempt, reason: reason, retriesLeft: retriesLeft, backoffMS: backoff,
                                              elapsedMS: (clock.now - firstStart).wholeMilliseconds) {
                 let left = retriesLeft == 1 ? "1 retry left" : "\(retriesLeft) retries left"
-                warn("Problem \(reason.rawValue). Will retry in \(wait / 1000) seconds. \(left).")
+                diagnostics.warning("Problem \(reason.rawValue). Will retry in \(wait / 1000) seconds. \(left).")
                 output.discard()
                 headerDump?.discard()
                 meter?.reset()
@@ -205,7 +162,7 @@ final class FetchRun {
                 throw CurlError.tooManyRedirects.with(message: "Maximum (\(limit)) redirects followed")
             }
             if request.redirects.switchesToGet(status: status, method: method) {
-                verbose("* Switch from \(method) to GET\n")
+                diagnostics.trace("* Switch from \(method) to GET\n")
                 method = "GET"
                 payload = .none
             }
@@ -213,7 +170,7 @@ final class FetchRun {
             // Checked before parsing: libcurl's parser rejects some schemes' URLs (file:///x has no host) with exit 3.
             try Self.requireHTTP(next.prefix { $0 != ":" }.lowercased())
             url = try CurlURL(next, pathAsIs: request.tuning.pathAsIs)
-            verbose("* Issue another request to this URL: '\(url.redacted)'\n")
+            diagnostics.trace("* Issue another request to this URL: '\(url.redacted)'\n")
             meter?.reset()
         }
     }
@@ -224,57 +181,15 @@ final class FetchRun {
         if let route = ProxyEnvironment.route(for: url, settings: request.proxy), route.resolvesNames {
             viaProxy = true
             let origin = route.origin == "-x" ? "given with -x" : "from \(route.origin)"
-            verbose("* HTTPDNS \(url.host): the proxy \(origin) resolves this name; nothing is pinned\n")
+            diagnostics.trace("* HTTPDNS \(url.host): the proxy \(origin) resolves this name; nothing is pinned\n")
             return nil
         }
         viaProxy = false
-        return try exclusive { () throws(CurlError) -> Resolution in try resolveExclusively(url) }
-    }
-
-    /// ``resolve(_:)`` past the proxy decision, holding the session's lock when the policy is shared.
-    private func resolveExclusively(_ url: CurlURL) throws(CurlError) -> Resolution {
-        let key = "\(url.host):\(url.port)"
-        if let known = resolutions[key] {
-            lastResolution = known
-            return known
-        }
-        guard let policy else { throw CurlError.outOfMemory }
-        policy.deadline = request.transport.timeoutMS.map { attemptStart + .milliseconds($0) }
-        let began = clock.now
-        defer { dnsMicroseconds += (clock.now - began).wholeMicroseconds }
-        if let unicode = url.unicodeHost { verbose(DecisionLog.idn(unicode, is: url.host)) }
-        do {
-            let resolution = try policy.resolve(host: url.host, port: url.port)
-            resolutions[key] = resolution
-            lastResolution = resolution
-            verbose(DecisionLog.answer(resolution, host: url.host))
-            if let reason = resolution.fallbackReason {
-                warn(DecisionLog.fallbackWarning(url.host, reason))
-            }
-            return resolution
-        } catch {
-            // Spent as the lookup budgets count it: less than a whole millisecond left (a lookup stops there).
-            if let limit = request.transport.timeoutMS, let deadline = policy.deadline, deadline - clock.now < .milliseconds(1) {
-                throw CurlError.operationTimedOut.with(message: "Operation timed out after \(max(elapsedMS, limit)) milliseconds while resolving \(url.host)")
-            }
-            throw CurlError(error)
-        }
-    }
-
-    /// Drops `url`'s resolution, here and in the answer cache, after every one of its addresses failed: the next
-    /// attempt and the next run ask HTTPDNS again instead of trusting a possibly spoofed answer for its TTL.
-    func distrust(_ url: CurlURL, _ resolution: Resolution) {
-        let forgotten = exclusive {
-            resolutions["\(url.host):\(url.port)"] = nil
-            return policy?.forget(resolution) == true
-        }
-        if forgotten { verbose("* HTTPDNS \(url.host): every address failed; the cached answer is dropped\n") }
-    }
-
-    /// Runs `body` holding the session's lock when the policy is shared with other transfers, else directly.
-    private func exclusive<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        guard let session else { return try body() }
-        return try session.locked(body)
+        let budget = request.transport.timeoutMS.map { TimeBudget(limitMS: $0, from: attemptStart) }
+        let lookup = try session.resolve(host: url.host, port: url.port, unicode: url.unicodeHost, within: budget)
+        dnsMicroseconds += lookup.microseconds
+        lastResolution = lookup.resolution
+        return lookup.resolution
     }
 
     /// ipcurl speaks http and https only: anything else is curl's exit 1.

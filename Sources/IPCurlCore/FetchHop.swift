@@ -60,12 +60,12 @@ extension FetchRun {
                                                            addresses: addresses) else {
                     hops.append(report(handle, headers, hop))
                     if let resolution, AddressFailover.meansEveryAddressFailed(error, requestBytesSent: sent) {
-                        distrust(hop.url, resolution)
+                        session.distrust(host: hop.url.host, port: hop.url.port, resolution)
                     }
                     throw error
                 }
                 let line = "\(hop.url.host): TLS failed at \(failedIP) (exit \(error.exitCode): \(error.message)); trying \(next[0])"
-                if request.showsWarnings { warn(line) } else { verbose("* HTTPDNS failover: \(line)\n") }
+                if diagnostics.showsWarnings { diagnostics.warning(line) } else { diagnostics.trace("* HTTPDNS failover: \(line)\n") }
                 addresses = next
             }
         }
@@ -88,10 +88,10 @@ extension FetchRun {
             }
             spec.transport.timeoutMS = limit - elapsedMS
         }
-        let pinned = request.resolver.staticEntries.filter { $0.host != entry?.host || $0.port != entry?.port }
+        let pinned = session.settings.staticEntries.filter { $0.host != entry?.host || $0.port != entry?.port }
         spec.resolveEntries = Self.uniqued((pinned + [entry].compactMap { $0 }).map(\.description))
         let handle = try spec.makeHandle(stdin: stdin)
-        verbose(DecisionLog.entries(spec.resolveEntries))
+        diagnostics.trace(DecisionLog.entries(spec.resolveEntries))
         try share?.attach(to: handle)
         if let meter {
             try handle.reportProgress()
@@ -101,8 +101,8 @@ extension FetchRun {
             // As in curl, --trace and --trace-ascii replace -v's trace (ipcurl's own decisions still print with -v).
             let sink = DescriptorWriter(descriptor: trace.descriptor)
             try handle.traceVerbosely { sink.write(trace.render($0, $1)) }
-        } else if request.verbose {
-            try handle.traceVerbosely { [log] in log.write(VerboseTrace.render($0, $1)) }
+        } else if diagnostics.verbose {
+            try handle.traceVerbosely { [diagnostics] in diagnostics.trace(VerboseTrace.render($0, $1)) }
         }
         return handle
     }
@@ -123,7 +123,7 @@ extension FetchRun {
         spec.collectsCertificates = request.collectsCertificates && hop.url.scheme == "https"
         spec.keyPassphrase = request.keyPassphrase
         spec.proxy = request.proxy
-        spec.families = request.resolver.families
+        spec.families = session.settings.families
         spec.userAgent = request.userAgent
         spec.headers = hop.sendsCredentials ? request.headers : request.headers.filter { !Self.isCredentialHeader($0) }
         spec.method = hop.method

@@ -36,10 +36,6 @@ public struct FetchRequest: Sendable {
     public var includeHeaders = false
     /// `--trace`, `--trace-ascii`: a dump of everything libcurl sends and receives.
     public var trace: TraceOutput?
-    /// `-v/--verbose`: ipcurl's resolution decisions, then libcurl's verbose trace, on stderr.
-    public var verbose = false
-    /// Whether warnings (IP failover, retries) go to stderr; off with `-s`.
-    public var showsWarnings = true
     /// Whether a progress bar is drawn on stderr (a TTY, output to a file, no `-s`).
     public var showsProgress = false
     /// `--compressed`: ask for every encoding libcurl can decode and decode it.
@@ -76,8 +72,6 @@ public struct FetchRequest: Sendable {
     public var keyPassphrase: Secret?
     /// `-x`, `--noproxy`, `--proxy-user`: the target's proxy; never the HTTPDNS queries'.
     public var proxy = ProxySettings()
-    /// How host names become addresses.
-    public var resolver = ResolverSettings()
     /// `-w/--write-out` format, already read from `@file` when given that way.
     public var writeOut: String? {
         didSet {

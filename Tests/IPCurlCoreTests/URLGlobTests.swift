@@ -37,15 +37,15 @@ import Testing
     }
 
     @Test func serialBatchesExitWithTheLastCodeAndFailEarlyStops() {
-        let codes: [Int32] = [7, 0, 22, 0]
-        #expect(FetchBatch.run(count: 4, parallel: nil, failEarly: false) { codes[$0] } == 0)
+        let codes: [Int32?] = [7, nil, 22, nil]
+        #expect(FetchBatch.run(count: 4, parallel: nil, failEarly: false) { codes[$0] } == nil)
         #expect(FetchBatch.run(count: 3, parallel: nil, failEarly: false) { codes[$0] } == 22)
         #expect(FetchBatch.run(count: 4, parallel: nil, failEarly: true) { codes[$0] } == 7)
     }
 
     @Test func parallelBatchesExitWithTheFirstFailureInOrder() {
-        let codes: [Int32] = [0, 0, 28, 7, 0]
+        let codes: [Int32?] = [nil, nil, 28, 7, nil]
         #expect(FetchBatch.run(count: 5, parallel: 3, failEarly: false) { codes[$0] } == 28)
-        #expect(FetchBatch.run(count: 2, parallel: 3, failEarly: false) { codes[$0] } == 0)
+        #expect(FetchBatch.run(count: 2, parallel: 3, failEarly: false) { codes[$0] } == nil)
     }
 }

@@ -335,4 +335,20 @@ extension CheckTests {
         #expect(failures?.first?["assertion"] == "body_matches")
         #expect(failures?.first?["actual"]?.hasPrefix("no answer within 1000 ms") == true, "\(String(describing: failures))")
     }
+
+    @Test func maxTimeBoundsEachProbeItsNameResolutionIncluded() throws {
+        // An HTTPDNS server that accepts and never answers, a lookup budget of 10 s: -m 1 still ends the probe in
+        // about a second, failed with curl's timeout.
+        let hanging = try SilentListener()
+        let started = Date()
+        let result = try ipcurl(["check", "-m", "1", "--dns-timeout", "10", "--no-fallback", "--no-dns-cache",
+                                 "--aliyun", "1", "--httpdns-server", "http://127.0.0.4:\(hanging.port)",
+                                 "--cacert", lab.ca, "--format", "json", lab.https("a.test")])
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(elapsed < 3, "took \(elapsed) s")
+        let reason = try probes(result).first?["reason"] as? String ?? ""
+        #expect(reason.hasPrefix("exit 28: Operation timed out after 10"), "\(reason)")
+        #expect(reason.hasSuffix(" milliseconds while resolving a.test"), "\(reason)")
+    }
 }

@@ -18,6 +18,19 @@ import Testing
         }
     }
 
+    @Test func maxTimeBoundsTheLookup() throws {
+        // A server that never answers and a 10 s lookup budget: -m 1 ends the run in about a second, exit 28.
+        let hanging = try SilentListener()
+        let started = Date()
+        let result = try ipcurl(["resolve", "-m", "1", "--dns-timeout", "10", "--no-fallback", "--no-dns-cache",
+                                 "--aliyun", "1", "--httpdns-server", "http://127.0.0.4:\(hanging.port)", "a.test"])
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(result.status == 28, "\(result.stderr)")
+        #expect(elapsed < 3, "took \(elapsed) s")
+        #expect(result.stderr.hasPrefix("ipcurl: (28) Operation timed out after 10"), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix(" milliseconds while resolving a.test\n"), "\(result.stderr)")
+    }
+
     @Test func curlFormatIsReadyToSplice() throws {
         let result = try ipcurl(["resolve", "--format", "curl", "--port", "\(lab.httpsPort)"] + lab.resolverArguments + ["b.test"])
         #expect(result.stdout == "--resolve b.test:\(lab.httpsPort):127.0.0.2\n")

@@ -79,6 +79,11 @@ struct OutputOptions: Sendable {
     /// Whether error messages go to stderr (curl: unless -s, or -s with -S).
     var showsErrors: Bool { !silent || showError }
 
+    /// `diagnostics` with this operation's `-s`, `-S` and `-v`.
+    func diagnostics(_ diagnostics: Diagnostics) -> Diagnostics {
+        diagnostics.with(showsErrors: showsErrors, showsWarnings: !silent, verbose: verbose)
+    }
+
     /// `path` in `--output-dir` (prefixed as curl prefixes it, even to an absolute path); stdout stays stdout.
     func placed(_ path: String) -> String {
         guard let outputDirectory, path != "-" else { return path }
@@ -98,8 +103,6 @@ struct OutputOptions: Sendable {
         request.includeHeaders = include || head
         request.headerDumpPath = dumpHeader
         request.fail = fail ? .fail : failWithBody ? .failWithBody : .off
-        request.verbose = verbose
-        request.showsWarnings = !silent
         request.showsProgress = ProgressMeter.shouldShow(
             silent: silent || noProgressMeter || verbose, outputIsFile: request.outputPath.map { $0 != "-" } ?? false)
         if let format = writeOut {

@@ -101,21 +101,18 @@ struct TransferOptions: Sendable {
     }
 
     /// `-d`, `--data-binary` and `--json` with `@FILE` that cannot be read: curl warns and sends nothing for it.
-    private func readableData(warns: Bool) -> [DataArgument] {
+    private func readableData(_ diagnostics: Diagnostics) -> [DataArgument] {
         data.map { argument in
             guard argument.kind != .raw, argument.kind != .urlencode, argument.text.hasPrefix("@"), argument.text != "@-",
                   !LocalFiles.isReadableFile(String(argument.text.dropFirst())) else { return argument }
-            if warns {
-                DescriptorWriter.standardError.write(
-                    "ipcurl: warning: Couldn't read data from file \"\(argument.text.dropFirst())\", this makes an empty POST.\n")
-            }
+            diagnostics.warning("Couldn't read data from file \"\(argument.text.dropFirst())\", this makes an empty POST.")
             return DataArgument(argument.kind, "")
         }
     }
 
-    /// Fills the request part of `request`; `warns` is false with `-s`.
-    func apply(to request: inout FetchRequest, warns: Bool) throws(CurlError) {
-        let data = readableData(warns: warns)
+    /// Fills the request part of `request`; warnings go to `diagnostics` (silent with `-s`).
+    func apply(to request: inout FetchRequest, diagnostics: Diagnostics) throws(CurlError) {
+        let data = readableData(diagnostics)
         request.method = method
         request.headers = try Self.expandingFiles(headers)
         if data.contains(where: { $0.kind == .json }) {

@@ -5,7 +5,11 @@ import OptionTable
 
 /// `ipcurl check [OPTIONS] [URL...] [--targets FILE]`: probe URLs (every HTTPDNS address with `--all-ips`) in
 /// parallel, check expectations and write a report; exit 0 when all pass, 1 when any fails, 2 for usage errors.
-struct CheckCommand: SubcommandLine {
+struct CheckCommand: Subcommand {
+    static let name = "check"
+    static let usage = "ipcurl check [options...] [<url>...] [--targets <file>]"
+    static let summary = "Probe URLs at every HTTPDNS address, check expectations, report as text, JSON, JUnit, TAP or OpenMetrics."
+
     var resolver = ResolverOptions()
     /// The resolver options as given on the command line, replayed over a targets file's `resolver:` section.
     var resolverArguments: [(long: String, argument: OptionArgument)] = []
@@ -29,7 +33,9 @@ struct CheckCommand: SubcommandLine {
 
     static let category = OptionCategory("check", "What ipcurl check probes, expects and reports")
 
-    static let rows: [OptionRow<CheckCommand>] = commonRows(category) + [
+    static let rows = commonRows(category) + ownRows
+
+    static let ownRows: [OptionRow<CheckCommand>] = [
         OptionRow("targets", nil, .file, "file", category, "Targets file (YAML or JSON): defaults, resolver, labels, targets",
                   important: true) { $0.targets = $1.text },
         OptionRow("all-ips", nil, .boolean, "", category, "One probe per address HTTPDNS returned (both families unless -4/-6)",
@@ -77,23 +83,26 @@ struct CheckCommand: SubcommandLine {
         row.lifted({ try $1(&$0.resolver) }) { command, argument in command.resolverArguments.append((row.long, argument)) }
     }
 
-    func run() -> Int32 {
+    /// A URL to probe.
+    mutating func take(_ url: String) { urls.append(url) }
+
+    func run(_ base: Diagnostics) -> Completion {
         let plan: CheckPlan
         do throws(CurlError) { plan = try makePlan() } catch {
             // Usage, targets-file, resolver and trust errors (a malformed --resolve entry, an unreadable --cacert) are
-            // all exit 2, so 1 always means a probe failed; they read like curl's option errors: no "(N)" before the text.
-            DescriptorWriter.standardError.write("ipcurl: \(error.message)\n")
-            return 2
+            // all usage errors, so a probe failure is the only other ending; they read like curl's option errors.
+            return .refused(.usage(error.message))
         }
+        var diagnostics = base
+        (diagnostics.verbose, diagnostics.showsWarnings) = (verbose, !silent)
         let path = output ?? "-"
         if path != "-" { SignalCleanup.install() }  // a signal mid-run removes the report's temporary file
-        let report = Check.run(plan)
+        let report = Check.run(plan, diagnostics: diagnostics)
         let colour = path == "-" && CheckReport.wantsColour(fileDescriptor: 1)
         do throws(CurlError) { try ReportFile.write(report.rendered(as: format, colour: colour), to: path) } catch {
-            DescriptorWriter.standardError.write("ipcurl: \(error)\n")
-            return error.exitCode
+            return .failed(error)
         }
-        return report.passed ? 0 : 1
+        return report.passed ? .success : .probesFailed
     }
 
     private func makePlan() throws(CurlError) -> CheckPlan {
@@ -131,8 +140,6 @@ struct CheckCommand: SubcommandLine {
         plan.parallel = parallel
         plan.compareSystem = compareSystem
         plan.labels = CheckLabels.merged((file?.labels ?? []) + labels)
-        plan.verbose = verbose
-        plan.showsWarnings = !silent
         return plan
     }
 }

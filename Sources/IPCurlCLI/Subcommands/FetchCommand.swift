@@ -18,8 +18,14 @@ enum FetchCommand {
         let urlNumber: Int
     }
 
-    /// Runs every transfer of `line` and returns curl's exit code for several transfers (``FetchBatch``).
-    static func run(_ line: FetchCommandLine) -> Int32 {
+    /// Runs every transfer of `line`; each transfer's error is told when it ends, and the ending carries curl's
+    /// error for several transfers (``FetchBatch``).
+    static func run(_ line: FetchCommandLine, _ base: Diagnostics) -> Completion {
+        if let path = line.stderrPath {
+            // curl's --stderr: everything meant for stderr goes to FILE ("-": stdout) from here on.
+            let descriptor = path == "-" ? 1 : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+            if descriptor >= 0 { dup2(descriptor, 2) }
+        }
         var planned: [Planned] = []
         var urlNumber = 0
         let operations = line.operations.map { operation in
@@ -27,11 +33,10 @@ enum FetchCommand {
             operation.output = operation.output.with(globalsFrom: line.globalOutput)
             return operation
         }
+        let diagnostics = operations.map { $0.output.diagnostics(base) }
         for (number, operation) in operations.enumerated() {
             let slots = operation.urls.transfers
-            if operation.urls.hasUnusedOutputs, !slots.isEmpty, !operation.output.silent {
-                DescriptorWriter.standardError.write("ipcurl: warning: Got more output options than URLs\n")
-            }
+            if operation.urls.hasUnusedOutputs, !slots.isEmpty { diagnostics[number].warning("Got more output options than URLs") }
             for slot in slots {
                 defer { urlNumber += 1 }
                 let url = slot.url ?? ""
@@ -42,8 +47,8 @@ enum FetchCommand {
                 }
                 let glob: URLGlob
                 do { glob = try URLGlob(url) } catch {
-                    report(error, operation)
-                    return error.exitCode
+                    diagnostics[number].error(error)
+                    return .reported(error)
                 }
                 for index in 0..<glob.count {
                     let (expanded, values) = glob.url(index)
@@ -53,61 +58,59 @@ enum FetchCommand {
                 }
             }
         }
-        guard !planned.isEmpty else {
-            DescriptorWriter.standardError.write("ipcurl: no URL specified (see 'ipcurl --help')\n")
-            return 2
-        }
+        guard !planned.isEmpty else { return .refused(.usage("no URL specified (see 'ipcurl --help')")) }
         var trace: TraceOutput?
         if let (path, asciiOnly) = line.trace {
             let descriptor = path == "-" ? 1 : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-            guard descriptor >= 0 else {
-                DescriptorWriter.standardError.write("ipcurl: Failed to create/open output: \(path)\n")
-                return 23
-            }
+            guard descriptor >= 0 else { return .refused(CurlError.writeError.with(message: "Failed to create/open output: \(path)")) }
             trace = TraceOutput(descriptor: descriptor, asciiOnly: asciiOnly, stamped: line.traceTime)
         }
         let transfers = planned, dump = trace
         // The transfers of one operation share a session, serial or parallel, so each name is asked once per run.
-        let sessions = operations.map { operation in
-            (try? operation.resolver.settings()).flatMap { settings in
-                (try? operation.resolver.transport()).map { FetchSession(policy: settings.policy(transport: $0)) }
+        let sessions = SharedSessions(operations.enumerated().map { number, operation in
+            Result { () throws(CurlError) in
+                let transport = try operation.resolver.transport()
+                return ResolverSession(settings: try operation.resolver.settings(), transport: transport,
+                                       diagnostics: diagnostics[number])
             }
-        }
-        let shared = SharedSessions(sessions)
-        return FetchBatch.run(count: planned.count, parallel: line.parallel ? line.parallelMax : nil,
-                              failEarly: line.failEarly) { index in
+        })
+        let failure = FetchBatch.run(count: planned.count, parallel: line.parallel ? line.parallelMax : nil,
+                                     failEarly: line.failEarly) { index in
             let transfer = transfers[index]
-            return run(transfer, operations[transfer.operation], session: shared.session(transfer.operation), trace: dump)
+            return run(transfer, operations[transfer.operation], diagnostics[transfer.operation],
+                       session: sessions.session(transfer.operation), trace: dump)
         }
+        return failure.map(Completion.reported) ?? .success
     }
 
-    /// One transfer: its request built from the operation's options, run, `-w` printed.
-    private static func run(_ transfer: Planned, _ operation: FetchOperation, session: FetchSession?,
-                            trace: TraceOutput?) -> Int32 {
+    /// One transfer: its request built from the operation's options, run, its error told, `-w` printed.
+    private static func run(_ transfer: Planned, _ operation: FetchOperation, _ diagnostics: Diagnostics,
+                            session: Result<ResolverSession, CurlError>, trace: TraceOutput?) -> CurlError? {
         var request: FetchRequest
-        do {
-            request = try makeRequest(transfer, operation)
+        do throws(CurlError) {
+            let session = try session.get()
+            request = try makeRequest(transfer, operation, diagnostics)
             request.trace = trace
+            let outcome = Fetch.run(request, session: session)
+            if let error = outcome.error { diagnostics.error(error) }
+            if let format = request.writeOut {
+                var report = outcome.report
+                report.urlNumber = transfer.urlNumber
+                if format.lowercased().contains("%{json}") { report.curlVersion = CurlRuntime.versionLine }
+                WriteOutPrinter.print(format, report: report, diagnostics: diagnostics)
+            }
+            return outcome.error
         } catch {
-            report(error, operation)
-            return error.exitCode
+            diagnostics.error(error)
+            return error
         }
-        let outcome = Fetch.run(request, session: session)
-        if let error = outcome.error { report(error, operation) }
-        if let format = request.writeOut {
-            var report = outcome.report
-            report.urlNumber = transfer.urlNumber
-            if format.lowercased().contains("%{json}") { report.curlVersion = CurlRuntime.versionLine }
-            WriteOutPrinter.print(format, report: report)
-        }
-        return outcome.error?.exitCode ?? 0
     }
 
-    private static func makeRequest(_ transfer: Planned, _ operation: FetchOperation) throws(CurlError) -> FetchRequest {
+    private static func makeRequest(_ transfer: Planned, _ operation: FetchOperation,
+                                    _ diagnostics: Diagnostics) throws(CurlError) -> FetchRequest {
         var request = FetchRequest(url: transfer.url)
         request.transport = try operation.resolver.transport()
-        request.resolver = try operation.resolver.settings()
-        try operation.transfer.apply(to: &request, warns: !operation.output.silent)
+        try operation.transfer.apply(to: &request, diagnostics: diagnostics)
         request.outputPath = transfer.output.map(operation.output.placed)
         if transfer.remoteName { request.outputPath = operation.output.placed(try URLList.remoteName(of: request.url)) }
         try operation.output.apply(to: &request)
@@ -117,16 +120,11 @@ enum FetchCommand {
         request.tuning = operation.tuning
         return request
     }
-
-    /// Prints `error` unless `-s` hides it; usage errors always print, as curl's option errors do.
-    private static func report(_ error: CurlError, _ operation: FetchOperation) {
-        if operation.output.showsErrors || error == .usage("") { DescriptorWriter.standardError.write("ipcurl: \(error)\n") }
-    }
 }
 
 /// The operations' sessions, by operation index (a session locks itself for parallel transfers).
 private final class SharedSessions: @unchecked Sendable {
-    private let sessions: [FetchSession?]
-    init(_ sessions: [FetchSession?]) { self.sessions = sessions }
-    func session(_ operation: Int) -> FetchSession? { operation < sessions.count ? sessions[operation] : nil }
+    private let sessions: [Result<ResolverSession, CurlError>]
+    init(_ sessions: [Result<ResolverSession, CurlError>]) { self.sessions = sessions }
+    func session(_ operation: Int) -> Result<ResolverSession, CurlError> { sessions[operation] }
 }

@@ -16,8 +16,14 @@ struct FetchOperation: Sendable {
     var globoff = false
 }
 
-/// Everything a fetch command line says: its operations (split by `--next`) and what `--help`/`--version` ask for.
-struct FetchCommandLine: SubcommandLine {
+/// `ipcurl [OPTIONS] URL...` (also `ipcurl fetch`): everything a fetch command line says, its operations (split by
+/// `--next`) and what `--help`/`--version` ask for; ``FetchCommand`` runs it.
+struct FetchCommandLine: Subcommand {
+    static let name = "fetch"
+    static let usage = "ipcurl [options...] <url>..."
+    static let summary = "Fetch URLs IP-direct (the default: 'ipcurl URL' is 'ipcurl fetch URL'), with curl's options."
+    static var category: OptionCategory { general }
+
     var operations = [FetchOperation()]
     /// `-s`, `-S`, `--no-progress-meter`, `-v`: global in curl, whichever operation they are given in.
     var globalOutput = OutputOptions()
@@ -40,7 +46,9 @@ struct FetchCommandLine: SubcommandLine {
     static let debug = OptionCategory("debug", "Tracing what is sent and received")
 
     /// The fetch table: every option of `ipcurl [options] URL...`, in the order help lists them.
-    static let rows: [OptionRow<FetchCommandLine>] =
+    static let rows = ownRows + commonRows(general)
+
+    static let ownRows: [OptionRow<FetchCommandLine>] =
         TransferOptions.rows.map { $0.lifted({ try $1(&$0.current.transfer) }) }
         + URLList.rows.map { $0.lifted({ try $1(&$0.current.urls) }) }
         + OutputOptions.rows.map { row in
@@ -81,5 +89,16 @@ struct FetchCommandLine: SubcommandLine {
                       "Read options from FILE in curl's config syntax (- reads stdin)", repeatable: true) { _, _ in },
             OptionRow("disable", "q", .none, "", general,
                       "As the first option: don't read the default config file") { _, _ in },
-        ] + commonRows(general)
+        ]
+
+    /// A URL of the current operation.
+    mutating func take(_ url: String) { current.urls.add(url: url) }
+
+    /// The default config file (unless `-q` comes first), read before the command line.
+    static func prefix(for arguments: [String]) -> [String] {
+        guard arguments.first != "-q", arguments.first != "--disable", let path = DefaultConfig.path() else { return [] }
+        return ["--config", path]
+    }
+
+    func run(_ diagnostics: Diagnostics) -> Completion { FetchCommand.run(self, diagnostics) }
 }

@@ -4,7 +4,11 @@ import IPCurlCore
 import OptionTable
 
 /// `ipcurl resolve [OPTIONS] HOST...`: print `CURLOPT_RESOLVE` entries for plain curl's `--resolve`.
-struct ResolveCommand: SubcommandLine {
+struct ResolveCommand: Subcommand {
+    static let name = "resolve"
+    static let usage = "ipcurl resolve [options...] <host>..."
+    static let summary = "Resolve hosts through HTTPDNS and print HOST:PORT:IP[,IP...] entries for curl --resolve."
+
     var resolver = ResolverOptions()
     var port = 443
     var format = ResolveListing.Format.plain
@@ -15,7 +19,9 @@ struct ResolveCommand: SubcommandLine {
 
     static let category = OptionCategory("resolve", "What ipcurl resolve prints")
 
-    static let rows: [OptionRow<ResolveCommand>] = commonRows(category) + [
+    static let rows = commonRows(category) + ownRows
+
+    static let ownRows: [OptionRow<ResolveCommand>] = [
         OptionRow("port", nil, .number, "n", category, "Port to put in the entries (default 443)", important: true) {
             $0.port = try $1.integer(in: 1...65535)
         },
@@ -30,7 +36,7 @@ struct ResolveCommand: SubcommandLine {
     ] + ResolverOptions.rows.map { $0.lifted({ try $1(&$0.resolver) }) }
 
     /// Accepts a host name argument; an IP literal or a malformed name is a usage error.
-    mutating func add(host: String) throws {
+    mutating func take(_ host: String) throws {
         guard HostSpelling.lookupName(host) != nil else {
             let why = IPAddress(host) != nil ? " (an IP literal needs no resolving)" : ""
             throw OptionError("\(ResolveEntry.quoted(host)): not a host name\(why)")
@@ -38,46 +44,38 @@ struct ResolveCommand: SubcommandLine {
         hosts.append(host)
     }
 
-    func run() -> Int32 {
-        guard !hosts.isEmpty else {
-            DescriptorWriter.standardError.write("ipcurl: resolve: no host given (see 'ipcurl help resolve')\n")
-            return 2
-        }
-        let policy: ResolutionPolicy
-        let settings: ResolverSettings
+    /// Resolves every host in one lookup per run (within `-m`), tells each failure as it comes, prints the
+    /// entries; the ending is the first failure's.
+    func run(_ base: Diagnostics) -> Completion {
+        guard !hosts.isEmpty else { return .refused(.usage("resolve: no host given (see 'ipcurl help resolve')")) }
+        var diagnostics = base
+        diagnostics.verbose = verbose
+        let session: ResolverSession
+        let budget: TimeBudget?
         do throws(CurlError) {
-            settings = try resolver.settings()
-            policy = settings.policy(transport: try resolver.transport())
+            let transport = try resolver.transport()
+            session = ResolverSession(settings: try resolver.settings(), transport: transport, diagnostics: diagnostics)
+            budget = transport.timeoutMS.map { TimeBudget(limitMS: $0) }
         } catch {
-            DescriptorWriter.standardError.write("ipcurl: \(error)\n")
-            return error.exitCode
+            return .failed(error)
         }
-        let log = DescriptorWriter.standardError
-        if verbose {
-            policy.note = { log.write(DecisionLog.notes([$0])) }
-            if let note = settings.cacheNote { log.write(DecisionLog.notes([note])) }
+        session.announce()
+        let names = hosts.map { HostSpelling.lookupName($0) ?? $0 }
+        for (host, name) in zip(hosts, names) where host.utf8.contains(where: { $0 >= 0x80 }) {
+            diagnostics.trace(DecisionLog.idn(host, is: name))
         }
         var items: [ResolveListing.Item] = []
-        let names = hosts.map { HostSpelling.lookupName($0) ?? $0 }
-        for (host, name) in zip(hosts, names) where verbose && host.utf8.contains(where: { $0 >= 0x80 }) {
-            log.write(DecisionLog.idn(host, is: name))
+        for (host, result) in zip(names, session.resolve(hosts: names, port: port, within: budget)) {
+            if case .failure(let error) = result { diagnostics.error(error) }
+            items.append(ResolveListing.Item(host: host, result: result.map(\.resolution)))
         }
-        for (host, result) in zip(names, policy.resolve(hosts: names, port: port).map(\.curl)) {
-            switch result {
-            case .success(let resolution):
-                if verbose { log.write(DecisionLog.answer(resolution, host: host)) }
-                if let reason = resolution.fallbackReason {
-                    log.write("ipcurl: warning: \(DecisionLog.fallbackWarning(host, reason))\n")
-                }
-            case .failure(let error):
-                log.write("ipcurl: \(error)\n")
-            }
-            items.append(ResolveListing.Item(host: host, result: result))
+        var printed = Commands.printListing(ResolveListing.render(items, port: port, format: format))
+        if case .failed(let error) = printed {
+            diagnostics.error(error)
+            printed = .reported(error)
         }
-        let printed = Commands.printListing(ResolveListing.render(items, port: port, format: format))
-        let refreshed = policy.finishRefresh()
-        if verbose { DescriptorWriter.standardError.write(DecisionLog.notes(refreshed)) }
-        for item in items { if case .failure(let error) = item.result { return error.exitCode } }
+        session.finish()
+        for item in items { if case .failure(let error) = item.result { return .reported(error) } }
         return printed
     }
 }

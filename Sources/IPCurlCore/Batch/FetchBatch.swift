@@ -16,21 +16,23 @@ public enum FetchBatch {
     /// curl's default and largest `--parallel-max`.
     public static let defaultParallelMax = 50, largestParallelMax = 300
 
-    /// Runs `transfer` for `0..<count` and returns the exit code; `transfer` returns each transfer's exit code.
-    public static func run(count: Int, parallel: Int?, failEarly: Bool,
-                           _ transfer: @escaping @Sendable (Int) -> Int32) -> Int32 {
+    /// Runs `transfer` for `0..<count` and returns the failure that decides the run's exit code: the last
+    /// transfer's when serial, the first failed one's in command-line order when parallel; `transfer` returns
+    /// each transfer's failure, `nil` for success.
+    public static func run<Failure: Sendable>(count: Int, parallel: Int?, failEarly: Bool,
+                                              _ transfer: @escaping @Sendable (Int) -> Failure?) -> Failure? {
         guard let parallel, parallel > 1, count > 1 else {
-            var last: Int32 = 0
+            var last: Failure?
             for index in 0..<count {
                 last = transfer(index)
-                if failEarly, last != 0 { return last }
+                if failEarly, last != nil { return last }
             }
             return last
         }
-        let queue = WorkQueue(count: count, failEarly: failEarly)
+        let queue = WorkQueue<Failure>(count: count, failEarly: failEarly)
         let workers = (0..<min(parallel, count)).map { _ in
             BackgroundTask<Void> {
-                while let index = queue.next() { queue.finish(index, code: transfer(index)) }
+                while let index = queue.next() { queue.finish(index, failure: transfer(index)) }
             }
         }
         for worker in workers { worker.wait() }
@@ -39,10 +41,10 @@ public enum FetchBatch {
 }
 
 /// The next transfer to start and the codes of finished ones, shared by the parallel workers.
-private final class WorkQueue: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()  // not Synchronization.Mutex: ThreadSanitizer can't see its futex (see FetchSession)
+private final class WorkQueue<Failure: Sendable>: @unchecked Sendable {
+    private let lock = Lock()
     private var nextIndex = 0
-    private var codes: [Int32]
+    private var failures: [Failure?]
     private var stopped = false
     private let count: Int
     private let failEarly: Bool
@@ -50,30 +52,23 @@ private final class WorkQueue: @unchecked Sendable {
     init(count: Int, failEarly: Bool) {
         self.count = count
         self.failEarly = failEarly
-        codes = Array(repeating: 0, count: count)
-        pthread_mutex_init(&mutex, nil)
+        failures = Array(repeating: nil, count: count)
     }
-
-    deinit { pthread_mutex_destroy(&mutex) }
 
     func next() -> Int? {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        guard !stopped, nextIndex < count else { return nil }
-        nextIndex += 1
-        return nextIndex - 1
+        lock.locked {
+            guard !stopped, nextIndex < count else { return nil }
+            nextIndex += 1
+            return nextIndex - 1
+        }
     }
 
-    func finish(_ index: Int, code: Int32) {
-        pthread_mutex_lock(&mutex)
-        codes[index] = code
-        if code != 0, failEarly { stopped = true }
-        pthread_mutex_unlock(&mutex)
+    func finish(_ index: Int, failure: Failure?) {
+        lock.locked {
+            failures[index] = failure
+            if failure != nil, failEarly { stopped = true }
+        }
     }
 
-    var firstFailure: Int32 {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return codes.first { $0 != 0 } ?? 0
-    }
+    var firstFailure: Failure? { lock.locked { failures.lazy.compactMap { $0 }.first } }
 }

@@ -12,11 +12,14 @@ import HTTPDNS
 ///   `CURLOPT_CERTINFO`, `curl_multi_perform`.
 public enum Check {
     /// Runs `plan` to the end and reports every probe; never throws: failures are in the report.
-    public static func run(_ plan: CheckPlan, log: DescriptorWriter = .standardError) -> CheckReport {
+    /// Decisions (`-v`) and fallback warnings go to `diagnostics`.
+    public static func run(_ plan: CheckPlan, diagnostics: Diagnostics) -> CheckReport {
         let clock = ContinuousClock(), began = clock.now
         let startedAt = Int64(time(nil))
         let parsed = plan.targets.map(ProbePlanner.parse)
-        let names = NameTable(urls: parsed.compactMap(\.url), plan: plan, log: log)
+        let session = ResolverSession(settings: plan.resolver, transport: plan.transport, diagnostics: diagnostics)
+        session.announce()
+        let names = NameTable(urls: parsed.compactMap(\.url), session: session, timeLimitMS: plan.timeLimitMS)
         let probes = parsed.flatMap { ProbePlanner.probes(for: $0, names: names) }
         var results = probes.map(\.result)
         let runner = ProbeRunner(plan: plan, startedAt: startedAt)

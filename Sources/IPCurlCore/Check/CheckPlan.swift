@@ -16,13 +16,12 @@ public struct CheckPlan: Sendable {
     public var compareSystem = false
     /// Labels for every metric, JSON record and JUnit property.
     public var labels: [(name: String, value: String)] = []
-    /// `-v`: resolution decisions on stderr.
-    public var verbose = false
-    /// Warnings (fallback to the system resolver) on stderr; off with `-s`.
-    public var showsWarnings = true
 
     /// The probe time limit when `--max-time` is not given: a check must end even when a server never answers.
     public static let defaultMaxTimeMS = 10_000
+
+    /// Each probe's time limit, its name's resolution included: `--max-time`, else ``defaultMaxTimeMS``.
+    public var timeLimitMS: Int { transport.timeoutMS ?? Self.defaultMaxTimeMS }
 
     /// A plan for `targets` with default settings.
     public init(targets: [CheckTarget]) { self.targets = targets }

@@ -1,7 +1,9 @@
 import CurlKit
 import HTTPDNS
 
-/// Every distinct host:port of a check, resolved once and shared by all probes of it.
+/// Every distinct host:port of a check, resolved once through the run's ``ResolverSession`` and shared by all
+/// probes of it. Each port's names are one lookup within the probe time limit: a name's resolution counts against
+/// the time of every probe of it.
 final class NameTable {
     /// One name's lookup: the resolution or why there is none, and how long the lookup took.
     struct Lookup {
@@ -12,34 +14,24 @@ final class NameTable {
     private var lookups: [String: Lookup] = [:]
     private var order: [(host: String, port: Int)] = []
 
-    /// Resolves the hosts of `urls` (the ones that will be probed), batching the names of each port.
-    init(urls: [CurlURL], plan: CheckPlan, log: DescriptorWriter) {
-        let policy = plan.resolver.policy(transport: plan.transport)
-        if plan.verbose {
-            policy.note = { log.write(DecisionLog.notes([$0])) }
-            log.write(DecisionLog.notes(plan.resolver.serverNameNotes()))
-        }
+    /// Resolves the hosts of `urls` (the ones that will be probed) with `session`, batching the names of each port,
+    /// each batch within `timeLimitMS`.
+    init(urls: [CurlURL], session: ResolverSession, timeLimitMS: Int) {
         var ports: [Int: [String]] = [:]
         for url in urls where lookups[Self.key(url.host, url.port)] == nil {
             lookups[Self.key(url.host, url.port)] = Lookup(result: .failure(.couldntResolveHost), microseconds: 0)
             order.append((url.host, url.port))
             ports[url.port, default: []].append(url.host)
         }
-        let clock = ContinuousClock()
         for (port, hosts) in ports.sorted(by: { $0.key < $1.key }) {
-            let began = clock.now
-            let results = policy.resolve(hosts: hosts, port: port)
-            let spent = (clock.now - began).wholeMicroseconds
+            let began = ContinuousClock.now
+            let results = session.resolve(hosts: hosts, port: port, within: TimeBudget(limitMS: timeLimitMS, from: began))
+            let spent = (ContinuousClock.now - began).wholeMicroseconds
             for (host, result) in zip(hosts, results) {
-                if plan.verbose, case .success(let resolution) = result { log.write(DecisionLog.answer(resolution, host: host)) }
-                if plan.showsWarnings, case .success(let resolution) = result, let reason = resolution.fallbackReason {
-                    log.write("ipcurl: warning: \(DecisionLog.fallbackWarning(host, reason))\n")
-                }
-                lookups[Self.key(host, port)] = Lookup(result: result.mapError { CurlError($0) }, microseconds: spent)
+                lookups[Self.key(host, port)] = Lookup(result: result.map(\.resolution), microseconds: spent)
             }
         }
-        let refreshed = policy.finishRefresh()
-        if plan.verbose { log.write(DecisionLog.notes(refreshed)) }
+        session.finish()
     }
 
     /// The lookup of `host` for `port`.

@@ -13,7 +13,7 @@ final class ProbeTransfer {
     private var headers = ResponseHeaders()
     private var body: [UInt8] = []
     private var tlsName: String?
-    /// The probe's time limit (`-m`, else ``CheckPlan/defaultMaxTimeMS``), which also bounds `body_matches`.
+    /// The probe's time limit (``CheckPlan/timeLimitMS``), which also bounds `body_matches`.
     private let timeLimitMS: Int
 
     init(_ planned: PlannedProbe, plan: CheckPlan, stdin: StdinReplay) throws(CurlError) {
@@ -22,8 +22,9 @@ final class ProbeTransfer {
         guard let url = planned.url else { throw CurlError.malformedURL }
         var spec = TransferSpec(url: url.text)
         spec.transport = plan.transport
-        if spec.transport.timeoutMS == nil { spec.transport.timeoutMS = CheckPlan.defaultMaxTimeMS }
-        timeLimitMS = spec.transport.timeoutMS ?? CheckPlan.defaultMaxTimeMS
+        timeLimitMS = plan.timeLimitMS
+        // The name's resolution counted against the probe's limit; the transfer gets what is left.
+        spec.transport.timeoutMS = max(1, timeLimitMS - Int(planned.result.timings.resolve / 1000))
         spec.families = plan.resolver.families
         let method = target.method.uppercased()
         spec.method = method == "HEAD" ? "HEAD" : "GET"

@@ -1,0 +1,106 @@
+import CurlKit
+import IPCurlCore
+import OptionTable
+
+/// How a subcommand ended. The entry point alone (``Commands``) tells what is still untold, through
+/// ``Diagnostics``, and picks the exit status (``ExitCodes/code(for:)``).
+enum Completion: Error {
+    /// Everything worked.
+    case success
+    /// Not told yet: printed as curl prints errors, `ipcurl: (N) message`; exit N.
+    case failed(CurlError)
+    /// Not told yet: printed as curl prints option errors, `ipcurl: message` without the number; exit N.
+    case refused(CurlError)
+    /// Already told when it happened (a transfer's error as that transfer ended); exit N.
+    case reported(CurlError)
+    /// `check`: a probe failed; the report says which.
+    case probesFailed
+}
+
+/// One subcommand of ipcurl: its name, usage line, summary, option table (curl's `tool_getparam.c` is the
+/// model: one row per option, which also drives help, the man page and completions), the rule for arguments
+/// that are not options, and `run`, a thin adapter over an IPCurlCore orchestrator. ``Subcommands/all`` lists
+/// them; dispatch, help, the man page and completions read that list.
+protocol Subcommand: Sendable {
+    /// The word that picks it (`resolve`); fetch is also the default.
+    static var name: String { get }
+    /// `ipcurl resolve [options...] <host>...`.
+    static var usage: String { get }
+    /// One line for the man page and `ipcurl --help`.
+    static var summary: String { get }
+    /// The category `--help` and `--version` are listed under.
+    static var category: OptionCategory { get }
+    /// The options but `--help` and `--version`.
+    static var ownRows: [OptionRow<Self>] { get }
+    /// The whole option table, in help order (``ownRows`` and ``commonRows(_:)``).
+    static var rows: [OptionRow<Self>] { get }
+
+    /// Every option at its default.
+    init()
+    /// `--help WORD`: the word (empty for plain `--help`); `nil` when help was not asked for.
+    var help: String? { get set }
+    /// `-V/--version`.
+    var version: Bool { get set }
+    /// Takes an argument that is not an option; throws a usage error for one the subcommand does not take.
+    mutating func take(_ argument: String) throws
+    /// Does the work; every warning and error goes to `diagnostics`.
+    func run(_ diagnostics: Diagnostics) -> Completion
+    /// Arguments read before the command line's own (a default config file); none unless the subcommand says.
+    static func prefix(for arguments: [String]) -> [String]
+}
+
+extension Subcommand {
+    static func prefix(for arguments: [String]) -> [String] { [] }
+
+    /// The command that shows this subcommand's help.
+    static var helpCommand: String { name == Subcommands.defaultName ? "ipcurl --help" : "ipcurl help \(name)" }
+
+    /// The help categories of this subcommand, in the order they first appear.
+    static var categories: [OptionCategory] {
+        var seen: [OptionCategory] = []
+        for category in ownRows.map(\.category) + [category] where !seen.contains(category) { seen.append(category) }
+        return seen
+    }
+
+    /// The `--help` and `--version` rows, listed under ``category``.
+    static func commonRows(_ category: OptionCategory) -> [OptionRow<Self>] {
+        [
+            OptionRow("help", "h", .optionalWord(Subcommands.helpWords), "", category,
+                      "Show help: the important options, a CATEGORY, \"category\", \"exit\" or \"all\"") { $0.help = $1.text },
+            OptionRow("version", "V", .none, "", category, "Show ipcurl's and libcurl's versions") { line, _ in line.version = true },
+        ]
+    }
+
+    /// This subcommand for the man page and completions.
+    static var documentSummary: SubcommandSummary {
+        SubcommandSummary(name: name, usage: usage, summary: summary, rows: rows)
+    }
+
+    /// Help text for `word` (empty, a category, `category`, `exit` or `all`); `nil` for a word that names none.
+    static func helpText(_ word: String) -> String? {
+        if word == "exit" { return ExitCodes.helpText() }
+        return HelpText(rows: rows, usage: usage, helpCommand: helpCommand).render(word)
+    }
+}
+
+/// The registry of subcommands: the one list that dispatch, `help`, the man page, completions and the help
+/// words read.
+enum Subcommands {
+    /// Every subcommand, the default (fetch) first.
+    static let all: [any Subcommand.Type] = [FetchCommandLine.self, ResolveCommand.self, CheckCommand.self, CacheCommand.self]
+
+    /// The subcommand that runs when the first argument names none.
+    static let defaultName = "fetch"
+
+    /// The subcommand called `name`.
+    static func named(_ name: String) -> (any Subcommand.Type)? { all.first { $0.name == name } }
+
+    /// The words `--help` accepts: `all`, `category`, `exit` and every category name of every subcommand.
+    static let helpWords: [String] = {
+        var words = ["all", "category", "exit"]
+        for subcommand in all {
+            for category in subcommand.categories where !words.contains(category.name) { words.append(category.name) }
+        }
+        return words
+    }()
+}

@@ -1,0 +1,73 @@
+import CurlKit
+
+/// Everything the program tells its user on stderr, and the one writer of its `PROGRAM: ` lines: errors, warnings
+/// and notes, plus the `-v` trace lines (`* HTTPDNS …`) that say what was decided. It owns `-s`/`-S` (``showsErrors``,
+/// ``showsWarnings``), `-v` (``verbose``), colour and the stream, so Core reports events as they happen and never
+/// spells the prefix itself. A value: each operation of a command line carries its own copy of the flags.
+/// - SeeAlso: curl's `--silent`, `--show-error`, `--verbose`, `--stderr`; swift-format's `DiagnosticsEngine`.
+public struct Diagnostics: Sendable {
+    /// How serious a line is; it picks the prefix and whether `-s` hides it.
+    public enum Severity: Sendable {
+        /// `PROGRAM: (N) message`, or `PROGRAM: message` for a usage error; hidden by `-s` without `-S`.
+        case error
+        /// `PROGRAM: warning: message`; hidden by `-s`.
+        case warning
+        /// `PROGRAM: message`: what a command did (`cache clear`), always shown.
+        case note
+    }
+
+    /// The name every line starts with, as curl's start with `curl: `.
+    public let program: String
+    /// Where the lines go: stderr, or `--stderr FILE` after the entry point redirected descriptor 2.
+    public var stream: DescriptorWriter
+    /// Whether errors are printed (`-s` without `-S` turns them off; usage errors always print).
+    public var showsErrors = true
+    /// Whether warnings are printed (off with `-s`).
+    public var showsWarnings = true
+    /// `-v`: the decision trace.
+    public var verbose = false
+    /// Whether what is drawn on a terminal may be coloured (`NO_COLOR` unset, `TERM` not `dumb`).
+    public var colour: Bool
+
+    /// Diagnostics of `program` on `stream` with every error and warning shown and no trace.
+    public init(program: String, stream: DescriptorWriter = .standardError) {
+        self.program = program
+        self.stream = stream
+        colour = ProgressMeter.colourAllowed()
+    }
+
+    /// Prints `error` as curl does, `PROGRAM: (N) message`, unless errors are hidden; a usage error always prints.
+    public func error(_ error: CurlError) {
+        guard showsErrors || error == .usage("") else { return }
+        emit(.error, error.description)
+    }
+
+    /// Prints `line` as `PROGRAM: line`, at `severity`.
+    public func emit(_ severity: Severity, _ line: String) {
+        switch severity {
+        case .error, .note: stream.write("\(program): \(line)\n")
+        case .warning: if showsWarnings { stream.write("\(program): warning: \(line)\n") }
+        }
+    }
+
+    /// `PROGRAM: warning: text` unless `-s`.
+    public func warning(_ text: String) { emit(.warning, text) }
+
+    /// `PROGRAM: text`, always.
+    public func note(_ text: String) { emit(.note, text) }
+
+    /// Writes `text` (whole `-v` lines, newline included) when ``verbose``.
+    public func trace(_ text: @autoclosure () -> String) {
+        if verbose { stream.write(text()) }
+    }
+
+    /// `-v`'s `* HTTPDNS line` for each of `lines` (policy notes: cache problems, background refreshes).
+    public func traceNotes(_ lines: [String]) { trace(DecisionLog.notes(lines)) }
+
+    /// A copy with `-s`, `-S` and `-v` as one operation of the command line sets them.
+    public func with(showsErrors: Bool, showsWarnings: Bool, verbose: Bool) -> Diagnostics {
+        var copy = self
+        (copy.showsErrors, copy.showsWarnings, copy.verbose) = (showsErrors, showsWarnings, verbose)
+        return copy
+    }
+}
