@@ -21,7 +21,7 @@ public struct ResolveEntry: Sendable, Equatable, CustomStringConvertible {
         self.addresses = addresses
     }
 
-    /// The entry for `answer` on `port`: the one place answers become `CURLOPT_RESOLVE` strings.
+    /// The entry for `answer` on `port`.
     public init?(_ answer: ResolverAnswer, port: Int) {
         self.init(host: answer.host, port: port, addresses: answer.addresses)
     }
@@ -48,7 +48,8 @@ public struct ResolveEntry: Sendable, Equatable, CustomStringConvertible {
         self = entry
     }
 
-    /// The string handed to libcurl and printed by `ipcurl resolve`.
+    /// The one spelling of an entry as text: what libcurl is handed when a handle is configured, what
+    /// `ipcurl resolve` prints and what `-v` shows. Everything before that holds the typed entry.
     public var description: String {
         "\(host):\(port):" + addresses.map(\.resolveEntryForm).joined(separator: ",")
     }

@@ -47,7 +47,7 @@ public enum DecisionLog {
     }
 
     /// One `* RESOLVE host:port:addr[,addr]` line per entry handed to libcurl, exactly as handed over.
-    public static func entries(_ entries: [String]) -> String {
+    public static func entries(_ entries: [ResolveEntry]) -> String {
         entries.map { "* RESOLVE \($0)\n" }.joined()
     }
 }

@@ -31,7 +31,7 @@ public enum Fetch {
         report.exitCode = failure?.exitCode ?? 0
         report.errorMessage = failure?.message ?? ""
         report.dnsSource = run.viaProxy ? "proxy" : run.lastResolution?.sourceName ?? ""
-        report.microseconds["dns_time"] = run.dnsMicroseconds
+        report.times.dns = run.dnsMicroseconds
         report.url = request.url
         report.filenameEffective = run.output.name
         if run.hops.isEmpty { report.method = request.method ?? request.firstMethod }

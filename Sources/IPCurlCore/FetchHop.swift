@@ -89,7 +89,7 @@ extension FetchRun {
             spec.transport.timeoutMS = limit - elapsedMS
         }
         let pinned = session.settings.staticEntries.filter { $0.host != entry?.host || $0.port != entry?.port }
-        spec.resolveEntries = Self.uniqued((pinned + [entry].compactMap { $0 }).map(\.description))
+        spec.resolveEntries = Self.uniqued(pinned + [entry].compactMap { $0 })
         let handle = try spec.makeHandle(stdin: stdin)
         diagnostics.trace(DecisionLog.entries(spec.resolveEntries))
         try share?.attach(to: handle)
@@ -150,11 +150,11 @@ extension FetchRun {
         return name == "authorization" || name == "cookie" || name == "proxy-authorization"
     }
 
-    /// `strings` without repeats, first occurrence kept: a few `--resolve` entries, so searched in order (a set's
+    /// `entries` without repeats, first occurrence kept: a few `--resolve` entries, so searched in order (a set's
     /// hashed storage costs a start-up a protocol-conformance scan of the runtime).
-    private static func uniqued(_ strings: [String]) -> [String] {
-        var kept: [String] = []
-        for string in strings where !kept.contains(string) { kept.append(string) }
+    private static func uniqued(_ entries: [ResolveEntry]) -> [ResolveEntry] {
+        var kept: [ResolveEntry] = []
+        for entry in entries where !kept.contains(entry) { kept.append(entry) }
         return kept
     }
 }

@@ -1,5 +1,5 @@
-/// Values looked up by name like a dictionary's, kept as a list searched in order: `-w`'s dozen times and sizes
-/// (``NamedValues``), a run's resolutions by `host:port`. A dictionary keyed by `String` would cost every start-up
+/// Values looked up by name like a dictionary's, kept as a list searched in order: a run's resolutions by
+/// `host:port`. A dictionary keyed by `String` would cost every start-up
 /// a protocol-conformance scan of the runtime for its hashed storage, for what holds a handful of entries.
 public struct NameList<Value> {
     private var names: [String] = []
@@ -35,6 +35,3 @@ extension NameList: ExpressibleByDictionaryLiteral {
         for (name, value) in elements { self[name] = value }
     }
 }
-
-/// `-w`'s whole-number values by variable name: `time_total` (microseconds), `size_download`, ...
-public typealias NamedValues = NameList<Int64>

@@ -11,10 +11,10 @@ public struct TransferReport: Sendable {
     /// `%{remote_ip}`, `%{remote_port}`, `%{local_ip}`, `%{local_port}`.
     public var remoteIP = "", remotePort = 0, localIP = "", localPort = 0
     /// Times in microseconds since the start: `%{time_namelookup}` … `%{time_total}`, and ipcurl's `%{dns_time}`.
-    public var microseconds = NamedValues()
+    public var times = PhaseTimes()
     /// `%{size_download}`, `%{size_upload}`, `%{size_header}`, `%{size_request}`, `%{speed_download}`,
     /// `%{speed_upload}` (bytes per second).
-    public var counts = NamedValues()
+    public var counts = TransferCounts()
     /// `%{url_effective}`: the URL last requested.
     public var effectiveURL: String
     /// `%{url}`: the URL as given on the command line; `%{urlnum}`: its 0-based index among the URLs given.
@@ -41,28 +41,14 @@ public struct TransferReport: Sendable {
     /// libcurl's version text (`curl_version()`), the last member of `%{json}`; set by the caller.
     public var curlVersion = ""
     /// ipcurl's `%{dns_source}`: which resolver gave the addresses (`aliyun`, `cache`, `system`, ...); empty for
-    /// an IP literal. `%{dns_time}` is in ``microseconds``.
+    /// an IP literal. `%{dns_time}` is in ``times``.
     public var dnsSource = ""
 
     /// A report for a request that never reached libcurl (bad URL, resolution failure).
     public init(url: String) {
         self.url = url
         effectiveURL = url
-        for (name, _) in Self.timeInfos { microseconds[name] = 0 }
-        microseconds["dns_time"] = 0
-        for name in Self.countInfos.map(\.0) + ["size_header", "size_request"] { counts[name] = 0 }
     }
-
-    /// The `-w` names of libcurl's phase times and counts.
-    static let timeInfos: [(String, TransferPhase)] = [
-        ("time_namelookup", .nameLookup), ("time_connect", .connect), ("time_appconnect", .appConnect),
-        ("time_pretransfer", .preTransfer), ("time_starttransfer", .startTransfer), ("time_redirect", .redirect),
-        ("time_total", .total),
-    ]
-    static let countInfos: [(String, TransferCount)] = [
-        ("size_download", .sizeDownload), ("size_upload", .sizeUpload), ("speed_download", .speedDownload),
-        ("speed_upload", .speedUpload),
-    ]
 
     /// Reads every value from `handle` after `curl_easy_perform` returned; `url` is the URL as given.
     /// ``responseHeaders``, ``filenameEffective``, ``curlVersion`` and the ipcurl values are the caller's to set.
@@ -74,10 +60,8 @@ public struct TransferReport: Sendable {
         remotePort = handle.primaryPort
         localIP = handle.localIP ?? ""
         localPort = handle.localPort
-        for (name, phase) in Self.timeInfos { microseconds[name] = handle.microseconds(phase) }
-        for (name, count) in Self.countInfos { counts[name] = handle.count(count) }
-        counts["size_header"] = Int64(handle.headerSize)
-        counts["size_request"] = Int64(handle.requestSize)
+        times = PhaseTimes(handle: handle)
+        counts = TransferCounts(handle: handle)
         redirectURL = handle.redirectURL ?? ""
         contentType = handle.contentType ?? ""
         scheme = handle.scheme ?? ""
@@ -118,22 +102,15 @@ public struct TransferReport: Sendable {
     public static func chain(_ hops: [TransferReport]) -> TransferReport {
         guard let first = hops.first, var report = hops.last else { return TransferReport(url: "") }
         guard hops.count > 1 else { return report }
-        func sum(_ key: String, _ table: (TransferReport) -> NamedValues) -> Int64 {
-            hops.reduce(0) { $0 + (table($1)[key] ?? 0) }
-        }
-        for key in ["time_namelookup", "time_connect", "time_appconnect", "time_pretransfer",
-                    "time_starttransfer", "time_total", "dns_time"] {
-            report.microseconds[key] = sum(key) { $0.microseconds }
-        }
-        report.microseconds["time_redirect"] = hops.dropLast().reduce(report.microseconds["time_redirect"] ?? 0) {
-            $0 + ($1.microseconds["time_total"] ?? 0)
-        }
-        for key in ["size_header", "size_request"] { report.counts[key] = sum(key) { $0.counts } }
-        let total = report.microseconds["time_total"] ?? 0
-        for (speed, size) in [("speed_download", "size_download"), ("speed_upload", "size_upload")] {
-            let bytes = report.counts[size] ?? 0
-            report.counts[speed] = total < 1 ? bytes * 1_000_000 : bytes * 1_000_000 / total
-        }
+        let redirect = report.times.redirect
+        report.times = hops.dropFirst().reduce(first.times) { $0.adding($1.times) }
+        report.times.redirect = hops.dropLast().reduce(redirect) { $0 + $1.times.total }
+        report.counts.sizeHeader = hops.reduce(0) { $0 + $1.counts.sizeHeader }
+        report.counts.sizeRequest = hops.reduce(0) { $0 + $1.counts.sizeRequest }
+        let total = report.times.total
+        func speed(_ bytes: Int64) -> Int64 { total < 1 ? bytes * 1_000_000 : bytes * 1_000_000 / total }
+        report.counts.speedDownload = speed(report.counts.sizeDownload)
+        report.counts.speedUpload = speed(report.counts.sizeUpload)
         report.numRedirects = hops.reduce(hops.count - 1) { $0 + $1.numRedirects }
         report.numConnects = hops.reduce(0) { $0 + $1.numConnects }
         report.url = first.url

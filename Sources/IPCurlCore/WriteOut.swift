@@ -106,11 +106,39 @@ public struct WriteOut {
         "url_effective", "urlnum",
     ]
 
+    /// The phase time `-w` calls `name` (lower case), in microseconds; `nil` for a name that is none.
+    static func time(_ name: String, _ times: PhaseTimes) -> Int64? {
+        switch name {
+        case "time_namelookup": times.nameLookup
+        case "time_connect": times.connect
+        case "time_appconnect": times.appConnect
+        case "time_pretransfer": times.preTransfer
+        case "time_starttransfer": times.startTransfer
+        case "time_redirect": times.redirect
+        case "time_total": times.total
+        case "dns_time": times.dns
+        default: nil
+        }
+    }
+
+    /// The count `-w` calls `name` (lower case); `nil` for a name that is none.
+    static func count(_ name: String, _ counts: TransferCounts) -> Int64? {
+        switch name {
+        case "size_download": counts.sizeDownload
+        case "size_upload": counts.sizeUpload
+        case "size_header": counts.sizeHeader
+        case "size_request": counts.sizeRequest
+        case "speed_download": counts.speedDownload
+        case "speed_upload": counts.speedUpload
+        default: nil
+        }
+    }
+
     /// The value of one variable (name ASCII case-insensitive), or `nil` when curl has no such variable.
     static func value(_ name: String, in report: TransferReport) -> Value? {
         let name = asciiLowercased(name)
-        if name.hasPrefix("time_") || name == "dns_time" { return report.microseconds[name].map(Value.time) }
-        if name.hasPrefix("size_") || name.hasPrefix("speed_") { return report.counts[name].map(Value.number) }
+        if let time = time(name, report.times) { return .time(time) }
+        if let count = count(name, report.counts) { return .number(count) }
         func optional(_ text: String) -> Value { .string(text.isEmpty ? nil : text) }
         switch name {
         case "http_code", "response_code": return .code(report.responseCode)

@@ -39,15 +39,14 @@ import Testing
 @Suite struct RedirectChainTests {
     private func hop(_ url: String, total: Int64, phases: Int64, header: Int64, download: Int64, code: Int) -> TransferReport {
         var report = TransferReport(url: url)
-        for key in ["time_namelookup", "time_connect", "time_appconnect", "time_pretransfer", "time_starttransfer"] {
-            report.microseconds[key] = phases
-        }
-        report.microseconds["time_total"] = total
-        report.microseconds["dns_time"] = 10
-        report.counts["size_header"] = header
-        report.counts["size_request"] = header / 2
-        report.counts["size_download"] = download
-        report.counts["speed_download"] = 999
+        (report.times.nameLookup, report.times.connect, report.times.appConnect) = (phases, phases, phases)
+        (report.times.preTransfer, report.times.startTransfer) = (phases, phases)
+        report.times.total = total
+        report.times.dns = 10
+        report.counts.sizeHeader = header
+        report.counts.sizeRequest = header / 2
+        report.counts.sizeDownload = download
+        report.counts.speedDownload = 999
         report.numConnects = 1
         report.responseCode = code
         report.method = code == 200 ? "GET" : "POST"
@@ -62,15 +61,15 @@ import Testing
         let chained = TransferReport.chain([hop("http://a/r", total: 100_000, phases: 5, header: 134, download: 100, code: 302),
                                             hop("http://a/s", total: 300_000, phases: 7, header: 138, download: 0, code: 301),
                                             hop("http://a/final", total: 400_000, phases: 11, header: 150, download: 12, code: 200)])
-        #expect(chained.microseconds["time_connect"] == 23)
-        #expect(chained.microseconds["time_starttransfer"] == 23)
-        #expect(chained.microseconds["time_total"] == 800_000)
-        #expect(chained.microseconds["time_redirect"] == 400_000)
-        #expect(chained.microseconds["dns_time"] == 30)
-        #expect(chained.counts["size_header"] == 422)
-        #expect(chained.counts["size_request"] == 211)
-        #expect(chained.counts["size_download"] == 12)
-        #expect(chained.counts["speed_download"] == 15)
+        #expect(chained.times.connect == 23)
+        #expect(chained.times.startTransfer == 23)
+        #expect(chained.times.total == 800_000)
+        #expect(chained.times.redirect == 400_000)
+        #expect(chained.times.dns == 30)
+        #expect(chained.counts.sizeHeader == 422)
+        #expect(chained.counts.sizeRequest == 211)
+        #expect(chained.counts.sizeDownload == 12)
+        #expect(chained.counts.speedDownload == 15)
         #expect(chained.numRedirects == 2)
         #expect(chained.numConnects == 3)
         #expect(chained.url == "http://a/r")
@@ -82,7 +81,7 @@ import Testing
 
     @Test func singleHopIsUnchangedAndEmptyIsEmpty() {
         let single = hop("http://a/", total: 5, phases: 1, header: 1, download: 1, code: 200)
-        #expect(TransferReport.chain([single]).counts["speed_download"] == 999)
+        #expect(TransferReport.chain([single]).counts.speedDownload == 999)
         #expect(TransferReport.chain([]).responseCode == 0)
     }
 }

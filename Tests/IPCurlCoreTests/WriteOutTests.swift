@@ -10,11 +10,11 @@ import Testing
         report.responseCode = 204
         report.remoteIP = "::1"
         report.remotePort = 8443
-        report.microseconds["time_total"] = 1_234_567
-        report.microseconds["time_connect"] = 42
+        report.times.total = 1_234_567
+        report.times.connect = 42
         report.exitCode = 0
         report.dnsSource = "cache"
-        report.microseconds["dns_time"] = 1_500
+        report.times.dns = 1_500
         return report
     }
 

@@ -33,7 +33,7 @@ final class ProbeTransfer {
         spec.headers = target.headers
         if let body = target.body { spec.payload = .data([.bytes(Array(body.utf8))]) }
         if let entry = ResolveEntry(host: url.host, port: url.port, addresses: planned.pinned), IPAddress(url.host) == nil {
-            spec.resolveEntries = [entry.description]
+            spec.resolveEntries = [entry]
         }
         spec.freshConnection = true
         spec.collectsCertificates = url.scheme == "https"
@@ -64,7 +64,7 @@ final class ProbeTransfer {
         if planned.pinned.count > 1, let connected = IPAddress(result.connectedIP), planned.pinned.contains(connected) {
             result.address = connected
         }
-        result.timings.fill(from: transfer.report.microseconds)
+        result.timings.fill(from: transfer.report.times)
         result.tlsVersion = transfer.tlsVersion
         result.certificate = CertificateSummary(chain: transfer.certificates)
         if error == nil {
@@ -77,15 +77,13 @@ final class ProbeTransfer {
 }
 
 extension ProbeTimings {
-    /// Phase times from libcurl's cumulative `time_*` values (the lookup time is the caller's).
-    mutating func fill(from times: NamedValues) {
-        func time(_ name: String) -> Int64 { times[name] ?? 0 }
-        let connected = time("time_connect"), handshake = max(time("time_appconnect"), connected)
-        connect = max(0, connected - time("time_namelookup"))
-        tls = max(0, handshake - connected)
-        let firstByte = time("time_starttransfer")
-        processing = firstByte > 0 ? max(0, firstByte - max(time("time_pretransfer"), handshake)) : 0
-        total = time("time_total")
-        transfer = firstByte > 0 ? max(0, total - firstByte) : 0
+    /// Phase times from libcurl's cumulative ones (the lookup time is the caller's).
+    mutating func fill(from times: PhaseTimes) {
+        let handshake = max(times.appConnect, times.connect)
+        connect = max(0, times.connect - times.nameLookup)
+        tls = max(0, handshake - times.connect)
+        processing = times.startTransfer > 0 ? max(0, times.startTransfer - max(times.preTransfer, handshake)) : 0
+        total = times.total
+        transfer = times.startTransfer > 0 ? max(0, total - times.startTransfer) : 0
     }
 }

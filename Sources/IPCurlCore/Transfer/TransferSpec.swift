@@ -32,8 +32,8 @@ struct TransferSpec {
     var failsOnHTTPError = false
     /// A `CURL_HTTP_VERSION_*` value; `nil` is libcurl's default.
     var httpVersion: HTTPVersion?
-    /// The exact `CURLOPT_RESOLVE` entries.
-    var resolveEntries: [String] = []
+    /// The exact `CURLOPT_RESOLVE` entries, spelled as text only when the handle is configured.
+    var resolveEntries: [ResolveEntry] = []
     var families = AddressFamilies.both
     /// TLS trust and timeouts.
     var transport = TransportOptions()
@@ -65,7 +65,7 @@ struct TransferSpec {
         case .v4Only: try handle.set(ipFamilies: .v4)
         case .v6Only: try handle.set(ipFamilies: .v6)
         }
-        try handle.set(resolveEntries: resolveEntries)
+        try handle.set(resolveEntries: resolveEntries.map(\.description))
         if freshConnection {
             try handle.set(freshConnection: true)
             try handle.bypassProxies()
