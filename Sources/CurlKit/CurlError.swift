@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 
 /// A failed transfer or a refused request, carrying curl's exit code and a one-line reason.
 ///
@@ -23,8 +23,9 @@ public struct CurlError: Error, Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
-    /// Wraps a libcurl result code; `message` should be the error buffer text when libcurl filled it.
-    public init(_ result: CURLcode, message: String? = nil) {
+    /// Wraps a libcurl result code; `message` should be the error buffer text when libcurl filled it. Internal:
+    /// the layers above name errors through the static members and never see a `CURLcode`.
+    init(_ result: CURLcode, message: String? = nil) {
         let text = message.flatMap { $0.isEmpty ? nil : $0 } ?? String(cString: curl_easy_strerror(result))
         self.init(.curl(result.rawValue), text)
     }

@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 
 /// The process-wide libcurl state: initialised exactly once, on first use, and facts about the linked library.
 /// - SeeAlso: `curl_global_init`, `curl_version_info`.

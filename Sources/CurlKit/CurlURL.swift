@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CCurl
+internal import CCurl
 
 /// A URL parsed by libcurl's own URL parser, so ipcurl accepts exactly what curl accepts.
 /// - SeeAlso: `curl_url`, `curl_url_set`, `curl_url_get`, `CURLU_GUESS_SCHEME`, `CURLU_DEFAULT_PORT`.

@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 
 /// The HTTP versions a request may ask for and a response may carry.
 /// - SeeAlso: `CURLOPT_HTTP_VERSION`, `CURLINFO_HTTP_VERSION`.

@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 
 /// What a connectivity probe asks of a transfer beyond a plain request: a connection of its own, and the TLS
 /// facts of that connection.

@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 
 /// Named setters for an HTTP proxy given on the command line (`-x`, `--noproxy`, `--proxy-user`).
 extension EasyHandle {

@@ -1,9 +1,10 @@
-import CCurl
+internal import CCurl
 
 /// Named setters for what one HTTP request is: where it goes, how names are pinned, what it sends and which
 /// credentials it carries, so that the layers above never spell a `CURLOPT_` constant for them.
 extension EasyHandle {
     /// The address families a connection may use.
+    /// - SeeAlso: `CURLOPT_IPRESOLVE`, curl's `-4/--ipv4` and `-6/--ipv6`.
     public enum IPFamilies: Sendable {
         case any, v4, v6
     }

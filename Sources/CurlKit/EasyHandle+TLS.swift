@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 
 /// A TLS protocol version, for `--tlsv1.x` (the lowest allowed) and `--tls-max` (the highest).
 /// - SeeAlso: `CURLOPT_SSLVERSION`, curl's `--tlsv1.2`, `--tls-max`.

@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 
 /// One libcurl easy handle and everything libcurl borrows from it: the error buffer, every `curl_slist`, and the
 /// Swift callbacks that stream the response out and the request body in.
@@ -10,8 +10,9 @@ import CCurl
 /// - SeeAlso: `curl_easy_init`, `CURLOPT_ERRORBUFFER`, `CURLOPT_WRITEFUNCTION`, `CURLOPT_HEADERFUNCTION`,
 ///   `CURLOPT_READFUNCTION`.
 public final class EasyHandle {
-    /// The underlying `CURL *`. Valid until this object is deinitialised.
-    public let raw: UnsafeMutableRawPointer
+    /// The underlying `CURL *`. Valid until this object is deinitialised; only CurlKit's own types (a MIME form, a
+    /// multi handle) pass it to libcurl.
+    let raw: UnsafeMutableRawPointer
     private let errorBuffer: UnsafeMutablePointer<CChar>
     /// Lists handed to libcurl, kept alive because libcurl does not copy them (CURLOPT_RESOLVE, CURLOPT_HTTPHEADER):
     /// a handful at most, so an array (a dictionary's hashed storage costs a protocol-conformance scan of the

@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 
 /// A `multipart/form-data` body built with libcurl's MIME API, as curl's `-F/--form` builds it. File parts are
 /// read by libcurl while it sends, so a large file never sits in memory, and libcurl computes the

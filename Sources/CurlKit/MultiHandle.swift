@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 
 /// A libcurl multi handle run as an event loop on the calling thread: transfers are added at any time
 /// (``add(_:)``), run for a bounded wait (``run(upToMilliseconds:)``), which hands back the ones that finished
@@ -12,6 +12,7 @@ import CCurl
 ///   `curl_multi_info_read`, `CURLOPT_PIPEWAIT`.
 public final class MultiHandle {
     /// A transfer that finished: its handle and `nil` on success or its error.
+    /// - SeeAlso: `curl_multi_info_read`, `CURLMSG_DONE`.
     public typealias Finished = (handle: EasyHandle, error: CurlError?)
 
     private let raw: UnsafeMutableRawPointer

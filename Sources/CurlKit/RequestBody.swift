@@ -18,6 +18,7 @@ public protocol RequestBody: AnyObject {
 }
 
 /// A body already in memory, such as `-d name=value` from the command line.
+/// - SeeAlso: `CURLOPT_READFUNCTION`, `CURLOPT_SEEKFUNCTION`, `CURLOPT_POSTFIELDSIZE_LARGE`.
 public final class BytesBody: RequestBody {
     private let bytes: [UInt8]
     private var offset = 0

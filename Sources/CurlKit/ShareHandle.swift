@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 
 /// A libcurl share handle that lets the easy handles of one run (every redirect hop, retry and IP failover)
 /// keep one cookie store and one connection pool, as a single handle following redirects would.
@@ -10,6 +10,7 @@ public final class ShareHandle {
     private let raw: UnsafeMutableRawPointer
 
     /// What a share holds for the handles attached to it.
+    /// - SeeAlso: `CURLSHOPT_SHARE`, `CURL_LOCK_DATA_COOKIE`, `CURL_LOCK_DATA_CONNECT`, `CURL_LOCK_DATA_DNS`.
     public enum SharedData: Sendable {
         /// The cookie store.
         case cookies

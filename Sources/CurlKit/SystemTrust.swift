@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CCurl
+internal import CCurl
 import Synchronization
 
 /// The last choice made, by bundle and directory: a process asks once, not once per handle (a check's probes).

@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 
 /// The kinds of trace libcurl reports: text and headers (what `-v` shows) and the data (`--trace` shows all).
 /// - SeeAlso: `CURLOPT_DEBUGFUNCTION`, `curl_infotype`.

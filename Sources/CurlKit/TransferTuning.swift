@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 
 /// How the bytes of a transfer move, as curl's options of the same names set them: rate limits, a byte range,
 /// the path sent as typed, no content or transfer decoding, a size limit, and the happy-eyeballs delay.

@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 
 /// TLS trust and timeout settings shared by the main transfer and every HTTPDNS query, so `--cacert`, `--capath`,
 /// `-k` and the timeouts mean the same thing on both paths.
