@@ -97,7 +97,8 @@ SANITIZE_LOGS := $(CURDIR)/.build-sanitize
 
 ## sanitize: the unit tests under ASan and UBSan, the integration tests against an ASan and UBSan build of ipcurl
 ## (leak checks in ipcurl), then all of them again under TSan, ipcurl included (parallel checks on the multi loop,
-## -Z transfers on threads, the hedged HTTPDNS race, background refreshes, signal handlers); lab and DNS as in make test
+## -Z transfers on threads, the hedged HTTPDNS race, background refreshes, signal handlers); lab and DNS as in make test.
+## A passing run writes its section of TESTING.md (Build/testing-md.py), as make fuzz and make stress write theirs
 sanitize: setup
 	@set -e; $(LAB) up; trap '$(LAB) down' EXIT; \
 	$(CONFINE); \
@@ -128,7 +129,8 @@ sanitize: setup
 	summary="$$summary""make sanitize: TSan build: $$((SECONDS - began)) s"$$'\n'; \
 	export IPCURL_BIN="$$($(SWIFT) build $(TSAN_BUILD) --show-bin-path)/ipcurl"; \
 	step "TSan unit and integration tests, TSan ipcurl" $(SWIFT) test --skip-build $(TSAN_BUILD); \
-	printf '%s' "$$summary"
+	summary="$$summary""make sanitize: total: $$SECONDS s"$$'\n'; \
+	printf '%s' "$$summary" | python3 Build/testing-md.py sanitize
 
 ## docs: the man page and bash, zsh and fish completions, rendered from the option tables into .build/docs
 docs:
@@ -167,7 +169,8 @@ bench: build lab-up
 ## stress: STRESS_WORKERS (8) processes x STRESS_RUNS (200) runs of the release binary on one answer cache and one -o
 ## directory, with random SIGKILL and SIGSTOP; the cache must read back correct, every file whole, no temporary file left
 stress: build lab-up
-	@set -a; . "$$($(LAB) env)"; set +a; python3 Tests/Lab/stress.py "$$($(SWIFT) build $(RELEASE) --show-bin-path)/ipcurl"
+	@set -a; . "$$($(LAB) env)"; set +a; set -o pipefail; \
+	python3 Tests/Lab/stress.py "$$($(SWIFT) build $(RELEASE) --show-bin-path)/ipcurl" | python3 Build/testing-md.py stress
 
 FUZZ_SECONDS ?= 120
 FUZZ_PARALLEL ?= 1
@@ -178,7 +181,8 @@ FUZZ_TARGETS ?= FuzzDNSMessage FuzzDoHJSON FuzzAliyunSingle FuzzAliyunBatch Fuzz
 ## at a time; prints executions, exec/s and crashes per target and fails on a crash (FUZZ_TARGETS picks some)
 fuzz:
 	cd Fuzz && $(SWIFT) build -c release -Xswiftc -sanitize=fuzzer,address --scratch-path .build-fuzz
-	Fuzz/run-fuzz.sh Fuzz/.build-fuzz/release $(FUZZ_WORK) $(FUZZ_SECONDS) $(FUZZ_PARALLEL) $(FUZZ_TARGETS)
+	set -o pipefail; Fuzz/run-fuzz.sh Fuzz/.build-fuzz/release $(FUZZ_WORK) $(FUZZ_SECONDS) $(FUZZ_PARALLEL) $(FUZZ_TARGETS) | \
+	  python3 Build/testing-md.py fuzz "make fuzz FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_PARALLEL=$(FUZZ_PARALLEL)"
 
 clean:
 	rm -rf .build .build-asan .build-tsan .build-sanitize .lab Fuzz/.build-fuzz Fuzz/.fuzz-work

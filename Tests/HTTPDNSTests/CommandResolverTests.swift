@@ -257,8 +257,8 @@ import Testing
     }
 
     @Test func aSpentBudgetStillGivesTheProgramOneMillisecond() throws {
-        // Was `CommandResolver(command:timeoutMS: 0).timeoutMS == 1`: the time limit now comes from the budget,
-        // and a spent budget still runs the program with the smallest limit rather than none.
+        // The program's time limit comes from the lookup budget; a spent budget still runs it with the smallest
+        // limit, 1 ms, rather than none.
         let error = try #require(failure(try script("sleep 5"), timeoutMS: 0))
         #expect(error.kind == .timedOut)
         #expect(error.milliseconds == 1)

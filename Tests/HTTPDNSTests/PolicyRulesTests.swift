@@ -91,14 +91,14 @@ final class CountingResolver: Resolver, Sendable {
         #expect(rescued.fallbackReason?.reason == "table: table miss")
         let answered = try policy.resolve(host: "a.test", port: 443)
         #expect(answered.fallbackReason == nil && answered.sourceName == "aliyun", "an answer needs no fallback")
-        // Changed in 40fec2f: an answer without the wanted family used to be definite (exit 6, no fallback);
-        // now every missing address falls back when a fallback is set, and the reason says why.
+        // An answer without an address of the wanted family falls back when a fallback is set, as every missing
+        // address does, and the reason says why.
         policy.families = .v4Only
         let wrongFamily = try policy.resolve(host: "v6.test", port: 443)
         #expect(wrongFamily.entry?.description == "v6.test:443:10.0.0.6")
         #expect(wrongFamily.fallbackReason?.kind == .noAddress)
         #expect(wrongFamily.fallbackReason?.reason == "aliyun: no usable IPv4 address: ::1")
-        // Changed in 40fec2f: NXDOMAIN used to be trusted over the system resolver; now it falls back too.
+        // NXDOMAIN falls back to the system resolver too (an internal name the public server does not know).
         let negative = CountingResolver([:], failure: .noAddress("gone.test", source: "doh", "NXDOMAIN"))
         let trusting = ResolutionPolicy(staticEntries: [], resolver: negative)
         trusting.fallback = system

@@ -5,10 +5,10 @@ import Foundation
 import HTTPDNS
 import Testing
 
-/// The README's "Use HTTPDNS from Swift" example, compiled here and run against a resolver program of the test's:
-/// the test fails when the README's code block and this function differ.
+/// The example of docs/library.md ("Use HTTPDNS from Swift"), compiled here and run against a resolver program of
+/// the test's: the test fails when that page's code block and this function differ.
 @Suite struct ReadmeExampleTests {
-    // README example begin
+    // docs/library.md example begin
     func pinnedEntry(for host: String, resolverProgram: String) throws -> String {
         let resolver = try CommandResolver(command: resolverProgram)
         let policy = ResolutionPolicy(staticEntries: [], resolver: resolver)
@@ -24,7 +24,7 @@ import Testing
             throw error
         }
     }
-    // README example end
+    // docs/library.md example end
 
     @Test func theExampleRunsAndGivesAnEntry() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ipcurl-readme-\(getpid())")
@@ -37,18 +37,18 @@ import Testing
         #expect(try pinnedEntry(for: "API.example.com.", resolverProgram: program) == "api.example.com.:443:192.0.2.7")
     }
 
-    @Test func theReadmeShowsThisCode() throws {
+    @Test func theLibraryPageShowsThisCode() throws {
         let source = try String(contentsOfFile: #filePath, encoding: .utf8)
         let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
-        guard let begin = lines.firstIndex(where: { $0.hasSuffix("// README example begin") }),
-              let end = lines.firstIndex(where: { $0.hasSuffix("// README example end") }) else {
+        guard let begin = lines.firstIndex(where: { $0.hasSuffix("// docs/library.md example begin") }),
+              let end = lines.firstIndex(where: { $0.hasSuffix("// docs/library.md example end") }) else {
             Issue.record("markers missing")
             return
         }
         let code = lines[(begin + 1)..<end].map { $0.dropFirst(4) }.joined(separator: "\n")
-        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("README.md")
-        let text = try String(contentsOf: readme, encoding: .utf8)
-        #expect(text.contains("```swift\nimport HTTPDNS\n\n" + code + "\n```"), "README.md's example differs from this test's code")
+        let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/library.md")
+        let text = try String(contentsOf: page, encoding: .utf8)
+        #expect(text.contains("```swift\nimport HTTPDNS\n\n" + code + "\n```"), "docs/library.md's example differs from this test's code")
     }
 }

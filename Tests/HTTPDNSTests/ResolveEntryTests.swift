@@ -11,7 +11,7 @@ import Testing
     }
 
     @Test func keepsATrailingDotBecauseLibcurlLooksUpTheNameAsSpelled() throws {
-        // Changed in 40fec2f: `A.Test.` used to become `a.test`; libcurl keys `a.test.` apart from `a.test`.
+        // libcurl keys `a.test.` apart from `a.test`, so an entry folds the case and keeps a trailing dot.
         let entry = try #require(ResolveEntry(host: "A.Test.", port: 8443, addresses: [address("127.0.0.2")]))
         #expect(entry.host == "a.test." && entry.description == "a.test.:8443:127.0.0.2")
         #expect(entry.spelled("a.test").description == "a.test:8443:127.0.0.2")
