@@ -7,6 +7,11 @@ public enum Documentation {
     /// Every subcommand with its usage line, summary and options, in the registry's order (fetch, the default, first).
     public static var subcommands: [SubcommandSummary] { Subcommands.all.map { $0.documentSummary } }
 
+    /// The exit-code table (``ExitCodes/table``): code, curl's name without `CURLE_`, meaning.
+    public static var exitCodes: [(code: String, name: String, summary: String)] {
+        ExitCodes.table.map { ($0.code, $0.name, $0.summary) }
+    }
+
     /// `ipcurl.1`.
     public static func manPage() -> String {
         ManPage(program: "ipcurl", tagline: "HTTPS IP-direct client: resolve through HTTPDNS or DoH, connect to the IP, keep SNI, Host and verification on the name",

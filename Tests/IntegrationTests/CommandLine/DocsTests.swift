@@ -14,6 +14,21 @@ import Testing
 
     private func read(_ name: String) throws -> String { try String(contentsOfFile: directory.path + "/" + name, encoding: .utf8) }
 
+    @Test func readmeExitCodesAreTheOneTableRowByRow() throws {
+        let readme = try String(contentsOfFile: Lab.repoRoot + "/README.md", encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "\n## Exit codes\n").dropFirst().first, "README has no exit-code section")
+        let rows = section.split(separator: "\n").drop { !$0.hasPrefix("|---") }.dropFirst().prefix { $0.hasPrefix("|") }
+        let table = Documentation.exitCodes.map { "| \($0.code) | \($0.name) | \($0.summary) |" }
+        #expect(rows.count == table.count, "README lists \(rows.count) exit codes, the table \(table.count)")
+        for (readmeRow, tableRow) in zip(rows, table) { #expect(String(readmeRow) == tableRow) }
+        let page = try read("ipcurl.1"), help = try ipcurl(["--help", "exit"])
+        #expect(help.status == 0)
+        for row in Documentation.exitCodes {
+            #expect(page.contains(row.name), "man page lacks \(row.name)")
+            #expect(help.stdout.contains(" \(row.code) \(row.name) "), "--help exit lacks \(row.code)")
+        }
+    }
+
     @Test func everyOptionOfEverySubcommandIsDocumentedAndCompleted() throws {
         let page = try read("ipcurl.1"), bash = try read("ipcurl.bash"), zsh = try read("_ipcurl"), fish = try read("ipcurl.fish")
         var count = 0
