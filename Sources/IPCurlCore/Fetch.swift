@@ -34,7 +34,7 @@ public enum Fetch {
         report.times.dns = run.dnsMicroseconds
         report.url = request.url
         report.filenameEffective = run.output.name
-        if run.hops.isEmpty { report.method = request.method ?? request.firstMethod }
+        if run.hops.isEmpty { report.method = request.template.customMethod ?? request.firstMethod }
         // curl has started the next request when it finds the limit reached, so %header{} sees no headers.
         if failure == .tooManyRedirects { report.headersReadable = false }
         return FetchOutcome(error: failure, report: report)
@@ -85,7 +85,7 @@ final class FetchRun {
     func perform() -> CurlError? {
         session.announce()
         defer { session.finish() }
-        if request.redirects.follow || request.retry.count > 0 || !request.cookieFiles.isEmpty || request.cookieJar != nil {
+        if request.redirects.follow || request.retry.count > 0 || !request.template.cookieFiles.isEmpty || request.template.cookieJar != nil {
             share = try? ShareHandle()
         }
         let firstStart = clock.now
@@ -126,7 +126,7 @@ final class FetchRun {
         if let headerDump {
             do throws(CurlError) { try headerDump.commit() } catch { result = result ?? error }
         }
-        if failure == nil || (request.fail == .failWithBody && failure == CurlError.httpReturnedError) {
+        if failure == nil || (request.template.fail == .failWithBody && failure == CurlError.httpReturnedError) {
             do throws(CurlError) { try output.commit() } catch { result = result ?? error }
         } else {
             output.discard()
@@ -136,7 +136,7 @@ final class FetchRun {
 
     /// One attempt: the first URL, then every redirect `-L` allows, each hop resolved on its own.
     private func followChain() throws(CurlError) {
-        var url = try CurlURL(request.url, pathAsIs: request.tuning.pathAsIs)
+        var url = try CurlURL(request.url, pathAsIs: request.template.tuning.pathAsIs)
         let origin = url
         var method = request.firstMethod
         var payload = request.payload
@@ -152,7 +152,7 @@ final class FetchRun {
             let status = handle.responseCode
             guard request.redirects.follow, RedirectRules.isFollowed(status: status),
                   let next = handle.redirectURL else {
-                if request.fail == .failWithBody, status >= 400 {
+                if request.template.fail == .failWithBody, status >= 400 {
                     throw CurlError.httpReturnedError.with(message: "The requested URL returned error: \(status)")
                 }
                 return
@@ -169,7 +169,7 @@ final class FetchRun {
             if request.autoReferer { referer = url.referer }
             // Checked before parsing: libcurl's parser rejects some schemes' URLs (file:///x has no host) with exit 3.
             try Self.requireHTTP(next.prefix { $0 != ":" }.lowercased())
-            url = try CurlURL(next, pathAsIs: request.tuning.pathAsIs)
+            url = try CurlURL(next, pathAsIs: request.template.tuning.pathAsIs)
             diagnostics.trace("* Issue another request to this URL: '\(url.redacted)'\n")
             meter?.reset()
         }
@@ -178,14 +178,14 @@ final class FetchRun {
     /// Resolves the hop's host (timed for `%{dns_time}`, bounded by `--max-time`); a known host:port reuses its
     /// resolution. `nil` when a proxy resolves the name instead: nothing is pinned then.
     func resolve(_ url: CurlURL) throws(CurlError) -> Resolution? {
-        if let route = ProxyEnvironment.route(for: url, settings: request.proxy), route.resolvesNames {
+        if let route = ProxyEnvironment.route(for: url, settings: request.template.proxy), route.resolvesNames {
             viaProxy = true
             let origin = route.origin == "-x" ? "given with -x" : "from \(route.origin)"
             diagnostics.trace("* HTTPDNS \(url.host): the proxy \(origin) resolves this name; nothing is pinned\n")
             return nil
         }
         viaProxy = false
-        let budget = request.transport.timeoutMS.map { TimeBudget(limitMS: $0, from: attemptStart) }
+        let budget = request.template.transport.timeoutMS.map { TimeBudget(limitMS: $0, from: attemptStart) }
         let lookup = try session.resolve(host: url.host, port: url.port, unicode: url.unicodeHost, within: budget)
         dnsMicroseconds += lookup.microseconds
         lastResolution = lookup.resolution

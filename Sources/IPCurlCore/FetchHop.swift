@@ -82,11 +82,11 @@ extension FetchRun {
 
     private func makeHandle(_ hop: Hop, entry: ResolveEntry?) throws(CurlError) -> EasyHandle {
         var spec = transferSpec(hop)
-        if let limit = spec.transport.timeoutMS {
+        if let limit = spec.template.transport.timeoutMS {
             guard limit > elapsedMS else {
                 throw CurlError.operationTimedOut.with(message: "Operation timed out after \(elapsedMS) milliseconds")
             }
-            spec.transport.timeoutMS = limit - elapsedMS
+            spec.template.transport.timeoutMS = limit - elapsedMS
         }
         let pinned = session.settings.staticEntries.filter { $0.host != entry?.host || $0.port != entry?.port }
         spec.resolveEntries = Self.uniqued(pinned + [entry].compactMap { $0 })
@@ -111,36 +111,22 @@ extension FetchRun {
     /// A hop that may not carry credentials requests its URL without user info, so a `Location:` naming
     /// `user:password@` another host sends no `Authorization` either, as in curl.
     private func transferSpec(_ hop: Hop) -> TransferSpec {
-        var spec = TransferSpec(url: hop.requestedURL)
-        spec.transport = request.transport
-        spec.tls = request.tls
-        spec.tuning = request.tuning
+        var spec = TransferSpec(url: hop.requestedURL, template: request.template)
         switch request.resume {
-        case .offset(let offset): spec.tuning.resumeFrom = offset
-        case .automatic: spec.tuning.resumeFrom = request.outputPath.map(OutputFile.currentSize(of:)) ?? 0
+        case .offset(let offset): spec.template.tuning.resumeFrom = offset
+        case .automatic: spec.template.tuning.resumeFrom = request.outputPath.map(OutputFile.currentSize(of:)) ?? 0
         case nil: break
         }
+        if !hop.sendsCredentials { spec.template.headers.removeAll(where: Self.isCredentialHeader) }
         spec.collectsCertificates = request.collectsCertificates && hop.url.scheme == "https"
-        spec.keyPassphrase = request.keyPassphrase
-        spec.proxy = request.proxy
-        spec.families = session.settings.families
-        spec.userAgent = request.userAgent
-        spec.headers = hop.sendsCredentials ? request.headers : request.headers.filter { !Self.isCredentialHeader($0) }
         spec.method = hop.method
         spec.forcesGet = hop.method == "GET" && hop.payload == .none && request.payload != .none
         spec.payload = hop.payload
-        spec.customMethod = request.method
         spec.referer = hop.referer
-        spec.compressed = request.compressed
-        spec.failsOnHTTPError = request.fail == .fail
-        spec.httpVersion = request.httpVersion
         if hop.sendsCredentials {
             spec.credentials = request.credentials
             spec.cookies = request.cookies
         }
-        spec.cookieFiles = request.cookieFiles
-        spec.cookieJar = request.cookieJar
-        spec.junkSessionCookies = request.junkSessionCookies
         return spec
     }
 

@@ -102,7 +102,7 @@ struct OutputOptions: Sendable {
         request.head = head
         request.includeHeaders = include || head
         request.headerDumpPath = dumpHeader
-        request.fail = fail ? .fail : failWithBody ? .failWithBody : .off
+        request.template.fail = fail ? .fail : failWithBody ? .failWithBody : .off
         request.showsProgress = ProgressMeter.shouldShow(
             silent: silent || noProgressMeter || verbose, outputIsFile: request.outputPath.map { $0 != "-" } ?? false)
         if let format = writeOut {

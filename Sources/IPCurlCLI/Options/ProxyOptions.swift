@@ -24,13 +24,13 @@ struct ProxyOptions: Sendable {
 
     /// Fills the request's proxy part.
     func apply(to request: inout FetchRequest) throws(CurlError) {
-        request.proxy.url = proxy
-        request.proxy.noProxy = noProxy
+        request.template.proxy.url = proxy
+        request.template.proxy.noProxy = noProxy
         if let user {
             guard user.contains(":") else {
                 throw CurlError.usage("-U \(user.prefix { $0 != ":" }): give user:password (ipcurl never prompts)")
             }
-            request.proxy.credentials = Secret(value: user, origin: "-U")
+            request.template.proxy.credentials = Secret(value: user, origin: "-U")
         }
     }
 }

@@ -71,16 +71,16 @@ struct TLSOptions: Sendable {
     /// Fills the request's TLS part; the passphrase from `-E`, `--pass FILE` or `$IPCURL_PASS`. A passphrase file
     /// loses one trailing line break and surrounding blanks (``Secret``).
     func apply(to request: inout FetchRequest) throws(CurlError) {
-        request.tls = tls
+        request.template.tls = tls
         switch passphrase {
-        case .inline(let text): request.keyPassphrase = Secret(value: text, origin: "-E")
-        case .file(let path): request.keyPassphrase = try Secret.load(file: path, variable: nil)
+        case .inline(let text): request.template.keyPassphrase = Secret(value: text, origin: "-E")
+        case .file(let path): request.template.keyPassphrase = try Secret.load(file: path, variable: nil)
         case nil:
             // Like curl's variables, an empty one is unset; read only when there is a key to unlock.
             guard tls.certificate != nil || tls.privateKey != nil, let value = getenv("IPCURL_PASS"), value.pointee != 0 else {
                 break
             }
-            request.keyPassphrase = try Secret.load(file: nil, variable: "IPCURL_PASS")
+            request.template.keyPassphrase = try Secret.load(file: nil, variable: "IPCURL_PASS")
         }
     }
 }

@@ -4,7 +4,9 @@ import OptionTable
 
 /// What a fetch sends, spelled as in curl: method, headers, bodies, uploads, identity and HTTP version.
 struct TransferOptions: Sendable {
-    var method: String?
+    /// The request's shared parts that rows set directly (`-X`, `-A`, `-c`, `-j`, `--compressed`, the HTTP
+    /// version); ``apply(to:diagnostics:)`` adds the ones that need reading or checking (headers, cookie files).
+    var template = RequestTemplate()
     var headers: [String] = []
     /// The `-d`-family values in command-line order (curl joins `-d a --data-binary b -d c` as `a&b&c`).
     var data: [DataArgument] = []
@@ -12,15 +14,10 @@ struct TransferOptions: Sendable {
     /// `-F` and `--form-string` values in command-line order; `true` marks a literal `--form-string`.
     var form: [(text: String, literal: Bool)] = []
     var uploadFile: String?
-    var userAgent: String?
     var referer: String?
     var user: String?
     /// `-b` values in order: `name=value` strings (joined with `;`) and cookie files (each read).
     var cookie: [String] = []
-    var cookieJar: String?
-    var junkSessionCookies = false
-    var compressed = false
-    var httpVersion: HTTPVersion?
 
     static let http = OptionCategory("http", "HTTP requests: method, headers, identity, version")
     static let post = OptionCategory("post", "Request bodies: data, forms, uploads")
@@ -32,7 +29,7 @@ struct TransferOptions: Sendable {
 
     static let rows: [OptionRow<TransferOptions>] = [
         OptionRow("request", "X", .string, "method", http, "Request method to send instead of GET/POST/PUT (on every hop)") {
-            $0.method = $1.text
+            $0.template.customMethod = $1.text
         },
         OptionRow("header", "H", .string, "header", http,
                   "Extra header to send (@FILE: one per line); \"Name:\" removes one, \"Name;\" sends it empty", repeatable: true,
@@ -60,7 +57,7 @@ struct TransferOptions: Sendable {
             $0.uploadFile = $1.text
         },
         OptionRow("user-agent", "A", .string, "name", http, "User-Agent to send (default ipcurl/VERSION)", important: true) {
-            $0.userAgent = $1.text
+            $0.template.userAgent = $1.text
         },
         OptionRow("referer", "e", .string, "url", http, "Referer to send; \";auto\" sets it on redirects") { $0.referer = $1.text },
         OptionRow("user", "u", .string, "user:password", auth,
@@ -71,18 +68,18 @@ struct TransferOptions: Sendable {
             $0.cookie.append($1.text)
         },
         OptionRow("junk-session-cookies", "j", .boolean, "", auth, "Drop the session cookies read from -b files") {
-            $0.junkSessionCookies = $1.isOn
+            $0.template.junkSessionCookies = $1.isOn
         },
         OptionRow("cookie-jar", "c", .file, "file", auth, "Write every cookie to FILE after the transfer (- for stdout)") {
-            $0.cookieJar = $1.text
+            $0.template.cookieJar = $1.text
         },
         OptionRow("compressed", nil, .boolean, "", http, "Ask for a compressed response (gzip, deflate, br, zstd) and decode it") {
-            $0.compressed = $1.isOn
+            $0.template.compressed = $1.isOn
         },
-        OptionRow("http1.0", "0", .none, "", http, "Use HTTP/1.0") { options, _ in options.httpVersion = .http1_0 },
-        OptionRow("http1.1", nil, .none, "", http, "Use HTTP/1.1") { options, _ in options.httpVersion = .http1_1 },
+        OptionRow("http1.0", "0", .none, "", http, "Use HTTP/1.0") { options, _ in options.template.httpVersion = .http1_0 },
+        OptionRow("http1.1", nil, .none, "", http, "Use HTTP/1.1") { options, _ in options.template.httpVersion = .http1_1 },
         OptionRow("http2", nil, .none, "", http, "Use HTTP/2 (ALPN on https, Upgrade on http)") { options, _ in
-            options.httpVersion = .http2
+            options.template.httpVersion = .http2
         },
     ]
 
@@ -110,17 +107,18 @@ struct TransferOptions: Sendable {
         }
     }
 
-    /// Fills the request part of `request`; warnings go to `diagnostics` (silent with `-s`).
+    /// Fills the request part of `request`, its template first (the other option sets add to it); warnings go to
+    /// `diagnostics` (silent with `-s`).
     func apply(to request: inout FetchRequest, diagnostics: Diagnostics) throws(CurlError) {
         let data = readableData(diagnostics)
-        request.method = method
-        request.headers = try Self.expandingFiles(headers)
+        request.template = template
+        request.template.headers = try Self.expandingFiles(headers)
         if data.contains(where: { $0.kind == .json }) {
             // As curl: JSON's Content-Type and Accept follow the -H lines, unless they set those headers themselves.
             for line in ["Content-Type: application/json", "Accept: application/json"] {
                 let name = line.prefix { $0 != ":" }.lowercased()
-                if !request.headers.contains(where: { $0.prefix { $0 != ":" && $0 != ";" }.lowercased() == name }) {
-                    request.headers.append(line)
+                if !request.template.headers.contains(where: { $0.prefix { $0 != ":" && $0 != ";" }.lowercased() == name }) {
+                    request.template.headers.append(line)
                 }
             }
         }
@@ -146,7 +144,6 @@ struct TransferOptions: Sendable {
             }
             request.credentials = Secret(value: user, origin: "-u")
         }
-        if let userAgent { request.userAgent = userAgent }
         if let referer {
             request.autoReferer = referer.hasSuffix(";auto")
             let text = request.autoReferer ? String(referer.dropLast(5)) : referer
@@ -154,10 +151,6 @@ struct TransferOptions: Sendable {
         }
         let strings = cookie.filter { $0.contains("=") }
         if !strings.isEmpty { request.cookies = strings.joined(separator: ";") }
-        request.cookieFiles = cookie.filter { !$0.contains("=") }
-        request.cookieJar = cookieJar
-        request.junkSessionCookies = junkSessionCookies
-        request.compressed = compressed
-        if let httpVersion { request.httpVersion = httpVersion }
+        request.template.cookieFiles = cookie.filter { !$0.contains("=") }
     }
 }

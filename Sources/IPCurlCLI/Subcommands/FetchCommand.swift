@@ -90,6 +90,7 @@ enum FetchCommand {
         do throws(CurlError) {
             let session = try session.get()
             request = try makeRequest(transfer, operation, diagnostics)
+            request.template.families = session.settings.families
             request.trace = trace
             let outcome = Fetch.run(request, session: session)
             if let error = outcome.error { diagnostics.error(error) }
@@ -109,15 +110,15 @@ enum FetchCommand {
     private static func makeRequest(_ transfer: Planned, _ operation: FetchOperation,
                                     _ diagnostics: Diagnostics) throws(CurlError) -> FetchRequest {
         var request = FetchRequest(url: transfer.url)
-        request.transport = try operation.resolver.transport()
         try operation.transfer.apply(to: &request, diagnostics: diagnostics)
+        request.template.transport = try operation.resolver.transport()
         request.outputPath = transfer.output.map(operation.output.placed)
         if transfer.remoteName { request.outputPath = operation.output.placed(try URLList.remoteName(of: request.url)) }
         try operation.output.apply(to: &request)
         operation.follow.apply(to: &request)
         try operation.tls.apply(to: &request)
         try operation.proxy.apply(to: &request)
-        request.tuning = operation.tuning
+        request.template.tuning = operation.tuning
         return request
     }
 }

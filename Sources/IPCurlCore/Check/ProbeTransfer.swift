@@ -21,16 +21,16 @@ final class ProbeTransfer {
         let target = planned.result.target
         guard let url = planned.url else { throw CurlError.malformedURL }
         var spec = TransferSpec(url: url.text)
-        spec.transport = plan.transport
+        spec.template.transport = plan.transport
         timeLimitMS = plan.timeLimitMS
         // The name's resolution counted against the probe's limit; the transfer gets what is left.
-        spec.transport.timeoutMS = max(1, timeLimitMS - Int(planned.result.timings.resolve / 1000))
-        spec.families = plan.resolver.families
+        spec.template.transport.timeoutMS = max(1, timeLimitMS - Int(planned.result.timings.resolve / 1000))
+        spec.template.families = plan.resolver.families
         let method = target.method.uppercased()
         spec.method = method == "HEAD" ? "HEAD" : "GET"
         // A body makes libcurl send POST: name the method, so what is sent is what the report says (GET by default).
-        if method != spec.method || target.body != nil { spec.customMethod = target.method }
-        spec.headers = target.headers
+        if method != spec.method || target.body != nil { spec.template.customMethod = target.method }
+        spec.template.headers = target.headers
         if let body = target.body { spec.payload = .data([.bytes(Array(body.utf8))]) }
         if let entry = ResolveEntry(host: url.host, port: url.port, addresses: planned.pinned), IPAddress(url.host) == nil {
             spec.resolveEntries = [entry]
