@@ -15,11 +15,11 @@ public enum CacheListing {
     public static func json(_ records: [CacheRecord], now: Int64) -> String {
         "[" + records.map { record in
             let fields = [
-                "\"host\":\(ResolveListing.quote(record.host))", "\"family\":\(ResolveListing.quote(record.family.cacheName))",
-                "\"addresses\":[" + record.addresses.map { ResolveListing.quote($0.description) }.joined(separator: ",") + "]",
+                "\"host\":\(JSONString.quoted(record.host))", "\"family\":\(JSONString.quoted(record.family.cacheName))",
+                "\"addresses\":[" + record.addresses.map { JSONString.quoted($0.description) }.joined(separator: ",") + "]",
                 "\"ttl\":\(record.ttl)", "\"stored\":\(record.stored)", "\"expires\":\(record.expires)",
-                "\"expired\":\(now >= record.expires)", "\"source\":\(ResolveListing.quote(record.sourceName))",
-                "\"origin\":\(ResolveListing.quote(record.origin))",
+                "\"expired\":\(now >= record.expires)", "\"source\":\(JSONString.quoted(record.sourceName))",
+                "\"origin\":\(JSONString.quoted(record.origin))",
             ]
             return "{" + fields.joined(separator: ",") + "}"
         }.joined(separator: ",") + "]\n"

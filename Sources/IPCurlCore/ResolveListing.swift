@@ -42,37 +42,18 @@ public struct ResolveListing {
     }
 
     private static func json(_ item: Item, port: Int) -> String {
-        var fields = ["\"host\":\(quote(item.host))", "\"port\":\(port)"]
+        var fields = ["\"host\":\(JSONString.quoted(item.host))", "\"port\":\(port)"]
         switch item.result {
         case .success(let resolution):
             if let answer = resolution.answer, let entry = resolution.entry {
                 fields += [
-                    "\"addresses\":[" + answer.addresses.map { quote($0.description) }.joined(separator: ",") + "]",
-                    "\"ttl\":\(answer.ttl)", "\"source\":\(quote(answer.source.name))", "\"entry\":\(quote(entry.description))",
+                    "\"addresses\":[" + answer.addresses.map { JSONString.quoted($0.description) }.joined(separator: ",") + "]",
+                    "\"ttl\":\(answer.ttl)", "\"source\":\(JSONString.quoted(answer.source.name))", "\"entry\":\(JSONString.quoted(entry.description))",
                 ]
             }
         case .failure(let error):
-            fields += ["\"exitcode\":\(error.exitCode)", "\"error\":\(quote(error.message))"]
+            fields += ["\"exitcode\":\(error.exitCode)", "\"error\":\(JSONString.quoted(error.message))"]
         }
         return "{" + fields.joined(separator: ",") + "}"
-    }
-
-    /// A JSON string literal with RFC 8259 escaping.
-    public static func quote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }

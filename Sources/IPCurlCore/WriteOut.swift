@@ -199,7 +199,7 @@ public struct WriteOut {
             values[name, default: []].append(field.value)
         }
         let members = order.map { name in
-            WriteOutJSON.quoted(name) + ":[" + values[name, default: []].map(WriteOutJSON.quoted).joined(separator: ",") + "]"
+            JSONString.quoted(name) + ":[" + values[name, default: []].map { JSONString.quoted($0) }.joined(separator: ",") + "]"
         }
         return "{" + members.joined(separator: ",\n") + "\n}"
     }

@@ -12,21 +12,18 @@ enum WriteOutJSON {
         var members: [String] = []
         for name in WriteOut.jsonNames {
             guard let value = WriteOut.value(name, in: report) else { continue }
-            members.append(quoted(name) + ":" + json(value))
+            members.append(JSONString.quoted(name) + ":" + json(value))
         }
-        members.append(quoted("curl_version") + ":" + quoted(report.curlVersion))
+        members.append(JSONString.quoted("curl_version") + ":" + JSONString.quoted(report.curlVersion))
         return "{" + members.joined(separator: ",") + "}"
     }
 
     private static func json(_ value: WriteOut.Value) -> String {
         switch value {
-        case .string(let text): text.map(quoted) ?? "null"
+        case .string(let text): text.map { JSONString.quoted($0) } ?? "null"
         case .number(let number): String(number)
         case .code(let code): String(code)
         case .time(let micro): WriteOut.seconds(micro)
         }
     }
-
-    /// `text` as a JSON string literal (``ResolveListing/quote(_:)``, RFC 8259 escaping).
-    static func quoted(_ text: String) -> String { ResolveListing.quote(text) }
 }

@@ -89,7 +89,7 @@ import Testing
         #expect(lines.filter { $0 == "  severity: fail" }.count == 2)
         #expect(lines.contains("  got: \"curl exit 7: Failed to connect to 127.0.0.3 port 80: Connection refused\""))
         #expect(lines.contains("    \"note\": \"say \\\"hi\\\"\\\\ back\\nnext\\tline\""))
-        #expect(TAPReport.yaml("a\u{1B}\u{85}é") == "\"a\\x1B\\x85é\"")
+        #expect(TAPReport.yaml("a\u{1B}\u{85}é") == "\"a\\u001b\\u0085é\"")
     }
 
     @Test func openMetricsIsGaugesWithHelpAndNoRepeatedSample() throws {

@@ -65,7 +65,7 @@ enum JSONReport {
             + "\"differs\":\(comparison.differs)}"
     }
 
-    private static func quoted(_ text: String) -> String { WriteOutJSON.quoted(text) }
+    private static func quoted(_ text: String) -> String { JSONString.quoted(text) }
 
     /// A JSON string, or `null` for `nil` and the empty string.
     private static func optional(_ text: String?) -> String {

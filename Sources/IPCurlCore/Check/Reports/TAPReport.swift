@@ -86,22 +86,7 @@ enum TAPReport {
         return yaml(text)
     }
 
-    /// A YAML double-quoted scalar.
-    static func yaml(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                out += "\\x" + (hex.count < 2 ? "0" : "") + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    /// A YAML double-quoted scalar: a JSON string literal (YAML takes its escapes) with DEL and the C1 controls
+    /// escaped too.
+    static func yaml(_ text: String) -> String { JSONString.quoted(text, escapingC1: true) }
 }
