@@ -3,13 +3,11 @@ import Testing
 
 /// The persistent answer cache across ipcurl processes, proven by counting queries at the fixture server.
 /// Every test makes up its own `*.any.test` names, so parallel tests cannot disturb the counts.
-@Suite struct CacheTests {
-    let lab: Lab
-    let aliyun: [String]
+@Suite struct CacheTests: LabSuite {
+    let fixture: LabFixture
     let cache: TemporaryDirectory
     init() throws {
-        lab = try Lab.current()
-        aliyun = try Provider.aliyun.arguments(lab)
+        fixture = try LabFixture()
         cache = try TemporaryDirectory()
     }
 

@@ -4,9 +4,9 @@ import Testing
 /// The reports of `ipcurl check` read by their real consumers: Jenkins' JUnit schema and junitparser, Perl's
 /// TAP::Parser, promtool and prometheus_client's strict OpenMetrics parser, a Pushgateway, and the real
 /// blackbox_exporter probing the same target.
-@Suite struct CheckConsumerTests {
-    let lab: Lab
-    init() throws { lab = try Lab.current() }
+@Suite struct CheckConsumerTests: LabSuite {
+    let fixture: LabFixture
+    init() throws { fixture = try LabFixture() }
 
     /// A report of the lab's mixed.test (one healthy address, one serving the wrong certificate) in `format`.
     func mixedReport(_ format: String, _ extra: [String] = []) throws -> Run {

@@ -3,9 +3,9 @@ import Testing
 
 /// `ipcurl check` against the lab: probes per address, expectations, targets files, parallelism and the
 /// system-resolver comparison.
-@Suite struct CheckTests {
-    let lab: Lab
-    init() throws { lab = try Lab.current() }
+@Suite struct CheckTests: LabSuite {
+    let fixture: LabFixture
+    init() throws { fixture = try LabFixture() }
 
     /// `ipcurl check` with the lab DoH server and CA.
     func check(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {

@@ -65,9 +65,9 @@ func kresdControl(_ lab: Lab, _ commands: String) throws -> String {
 }
 
 /// The DoH provider (RFC 8484 wire format) end to end against both real DoH servers.
-@Suite struct DoHServerTests {
-    let lab: Lab
-    init() throws { lab = try Lab.current() }
+@Suite struct DoHServerTests: LabSuite {
+    let fixture: LabFixture
+    init() throws { fixture = try LabFixture() }
 
     @Test(arguments: DoHServer.allCases)
     func aAndAAAAInOneEntry(_ server: DoHServer) throws {

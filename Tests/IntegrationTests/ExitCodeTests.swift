@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 /// Every failure ends with curl's exit code and a one-line message, and nothing on stdout.
-@Suite struct ExitCodeTests {
-    let lab: Lab
-    init() throws { lab = try Lab.current() }
+@Suite struct ExitCodeTests: LabSuite {
+    let fixture: LabFixture
+    init() throws { fixture = try LabFixture() }
 
     private func expectFailure(_ arguments: [String], exits code: Int32, mentioning text: String,
                                sourceLocation: SourceLocation = #_sourceLocation) throws {

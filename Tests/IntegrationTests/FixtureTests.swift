@@ -4,12 +4,12 @@ import Testing
 
 /// The vendor fixture itself, checked with the real curl CLI: it must enforce what the real services enforce,
 /// or the provider tests would prove nothing.
-@Suite struct FixtureTests {
-    let lab: Lab
+@Suite struct FixtureTests: LabSuite {
+    let fixture: LabFixture
     let base: String
     init() throws {
-        lab = try Lab.current()
-        base = "http://\(try lab.value("LAB_HTTPDNS_IP")):\(try lab.value("LAB_HTTPDNS_HTTP_PORT"))"
+        fixture = try LabFixture()
+        base = "http://\(try fixture.lab.value("LAB_HTTPDNS_IP")):\(try fixture.lab.value("LAB_HTTPDNS_HTTP_PORT"))"
     }
 
     private func get(_ path: String) throws -> (status: String, body: String) {

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 /// ipcurl against the real nginx + unbound lab: IP-direct requests keep SNI, Host and verification on the name.
-@Suite struct IPDirectTests {
-    let lab: Lab
-    init() throws { lab = try Lab.current() }
+@Suite struct IPDirectTests: LabSuite {
+    let fixture: LabFixture
+    init() throws { fixture = try LabFixture() }
 
     @Test(arguments: ["a.test", "b.test"])
     func vhostsSharingOneIPEachAnswerWithTheirOwnSNIAndHost(name: String) throws {

@@ -3,9 +3,9 @@ import Testing
 
 /// One test per malformed-answer kind, through every provider that can express it: each is a resolver failure
 /// (exit 6, one line naming the host, nothing on stdout), and nothing reaches CURLOPT_RESOLVE.
-@Suite struct MalformedAnswerTests {
-    let lab: Lab
-    init() throws { lab = try Lab.current() }
+@Suite struct MalformedAnswerTests: LabSuite {
+    let fixture: LabFixture
+    init() throws { fixture = try LabFixture() }
 
     static let kinds = ["bad-comma", "bad-colon", "bad-newline", "bad-space", "bad-hostname", "bad-type", "bad-json",
                         "empty", "big", "server-error"]

@@ -7,9 +7,9 @@ import Testing
 /// to the trap, the address the injected answers hide. With `--no-fallback` the request is exit 6 with one line,
 /// within the `--dns-timeout` budget; without it, ipcurl falls back to the system resolver, says so once and
 /// succeeds. Nothing ever connects to the trap.
-@Suite struct MisbehavingResolverTests {
-    let lab: Lab
-    init() throws { lab = try Lab.current() }
+@Suite struct MisbehavingResolverTests: LabSuite {
+    let fixture: LabFixture
+    init() throws { fixture = try LabFixture() }
 
     /// The budget every case gets, and the margin over it that still counts as "within the timeout".
     static let dnsTimeout = 1.0, margin = 5.0

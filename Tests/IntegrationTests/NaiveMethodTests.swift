@@ -5,9 +5,9 @@ import Testing
 /// The method the problem statement calls naive: the IP in the URL and a `Host:` header beside it, sent through
 /// the same curl layer ipcurl uses. SNI then carries the IP, the shared-IP server picks its default certificate,
 /// and verification runs against the IP.
-@Suite struct NaiveMethodTests {
-    let lab: Lab
-    init() throws { lab = try Lab.current() }
+@Suite struct NaiveMethodTests: LabSuite {
+    let fixture: LabFixture
+    init() throws { fixture = try LabFixture() }
 
     private func naiveHandle(insecure: Bool) throws -> (EasyHandle, Box) {
         let handle = try EasyHandle()

@@ -3,12 +3,10 @@ import Testing
 
 /// The resolution policy against the real lab: failover across answer IPs, the system-DNS fallback, the
 /// `--dns-timeout` budget and address families.
-@Suite struct PolicyTests {
-    let lab: Lab
-    let aliyun: [String]
+@Suite struct PolicyTests: LabSuite {
+    let fixture: LabFixture
     init() throws {
-        lab = try Lab.current()
-        aliyun = try Provider.aliyun.arguments(lab)
+        fixture = try LabFixture()
     }
 
     @Test func tlsFailureOnOneIPMovesToTheNextWithAWarning() throws {

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 /// Every HTTPDNS provider, end to end against the lab: the fixture answers, nginx serves the request.
-@Suite struct ProviderTests {
-    let lab: Lab
-    init() throws { lab = try Lab.current() }
+@Suite struct ProviderTests: LabSuite {
+    let fixture: LabFixture
+    init() throws { fixture = try LabFixture() }
 
     @Test(arguments: Provider.allCases)
     func fullRequestGoesIPDirect(_ provider: Provider) throws {

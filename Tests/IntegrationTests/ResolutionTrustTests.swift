@@ -4,14 +4,12 @@ import Testing
 /// Resolution a user can trust, against the real lab: exact pins for every spelling of a host, per-lookup budgets,
 /// hedged servers, a fallback that says so, a cache a spoofed answer cannot hold, and nothing secret or hostile
 /// reaching the terminal.
-@Suite struct ResolutionTrustTests {
-    let lab: Lab
-    let aliyun: [String]
+@Suite struct ResolutionTrustTests: LabSuite {
+    let fixture: LabFixture
     let fixtureHTTP: String
     init() throws {
-        lab = try Lab.current()
-        aliyun = try Provider.aliyun.arguments(lab)
-        fixtureHTTP = "http://\(try lab.value("LAB_HTTPDNS_IP")):\(try lab.value("LAB_HTTPDNS_HTTP_PORT"))"
+        fixture = try LabFixture()
+        fixtureHTTP = "http://\(try fixture.lab.value("LAB_HTTPDNS_IP")):\(try fixture.lab.value("LAB_HTTPDNS_HTTP_PORT"))"
     }
 
     // MARK: Exact pinning

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 /// `ipcurl resolve` prints entries that the real curl CLI accepts and that reach the right vhost.
-@Suite struct ResolveCommandTests {
-    let lab: Lab
-    init() throws { lab = try Lab.current() }
+@Suite struct ResolveCommandTests: LabSuite {
+    let fixture: LabFixture
+    init() throws { fixture = try LabFixture() }
 
     @Test func plainEntriesWorkInRealCurl() throws {
         let result = try ipcurl(["resolve"] + lab.resolverArguments + ["--port", "\(lab.httpsPort)", "a.test", "b.test"])

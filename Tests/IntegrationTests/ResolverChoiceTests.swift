@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 /// How ipcurl picks addresses: --resolve wins, DoH servers fail over in order, -k covers the DoH query.
-@Suite struct ResolverChoiceTests {
-    let lab: Lab
-    init() throws { lab = try Lab.current() }
+@Suite struct ResolverChoiceTests: LabSuite {
+    let fixture: LabFixture
+    init() throws { fixture = try LabFixture() }
 
     @Test func staticResolveWinsOverDoH() throws {
         // DoH says 127.0.0.2 (right certificate); --resolve sends a.test to the wrong-certificate server.

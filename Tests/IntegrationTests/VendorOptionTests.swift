@@ -2,15 +2,15 @@ import Foundation
 import Testing
 
 /// Choosing a provider (flags, IPCURL_DNS), server failover, timeouts, and keeping secrets out of every output.
-@Suite(.serialized) struct VendorOptionTests {
-    let lab: Lab
+@Suite(.serialized) struct VendorOptionTests: LabSuite {
+    let fixture: LabFixture
     let http: String
     let failing: String
     init() throws {
-        lab = try Lab.current()
-        let ip = try lab.value("LAB_HTTPDNS_IP")
-        http = "http://\(ip):\(try lab.value("LAB_HTTPDNS_HTTP_PORT"))"
-        failing = "http://\(ip):\(try lab.value("LAB_HTTPDNS_FAIL_PORT"))"
+        fixture = try LabFixture()
+        let ip = try fixture.lab.value("LAB_HTTPDNS_IP")
+        http = "http://\(ip):\(try fixture.lab.value("LAB_HTTPDNS_HTTP_PORT"))"
+        failing = "http://\(ip):\(try fixture.lab.value("LAB_HTTPDNS_FAIL_PORT"))"
     }
 
     @Test(arguments: ["--aliyun", "--dnspod"])

@@ -3,9 +3,9 @@ import Testing
 
 /// `-K/--config` in curl's syntax, `-K -`, and the default config file (`$XDG_CONFIG_HOME/ipcurl/config`, else
 /// `~/.ipcurlrc`) that `-q` skips.
-@Suite(.serialized) struct ConfigFileTests {
-    let lab: Lab
-    init() throws { lab = try Lab.current() }
+@Suite(.serialized) struct ConfigFileTests: LabSuite {
+    let fixture: LabFixture
+    init() throws { fixture = try LabFixture() }
 
     private var pinnedConfig: String {
         """

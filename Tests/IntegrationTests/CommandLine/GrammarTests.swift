@@ -3,9 +3,9 @@ import Testing
 
 /// curl's command-line grammar through the real binary: the spellings curl scripts use, each compared with what
 /// the lab's echo backend received or with real curl's exit code.
-@Suite(.serialized) struct GrammarTests {
-    let lab: Lab
-    init() throws { lab = try Lab.current() }
+@Suite(.serialized) struct GrammarTests: LabSuite {
+    let fixture: LabFixture
+    init() throws { fixture = try LabFixture() }
 
     private var pinned: [String] { ["--no-fallback", "--resolve", "a.test:\(lab.httpsPort):\(lab.ip)", "--cacert", lab.ca] }
 

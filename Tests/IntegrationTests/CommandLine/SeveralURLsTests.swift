@@ -3,9 +3,9 @@ import Testing
 
 /// Several transfers per run, compared with real curl 7.88.1: globbing with `#N` output names, curl's exit code
 /// for several transfers, `--fail-early`, `-Z` and one HTTPDNS lookup per name for a run.
-@Suite(.serialized) struct SeveralURLsTests {
-    let lab: Lab
-    init() throws { lab = try Lab.current() }
+@Suite(.serialized) struct SeveralURLsTests: LabSuite {
+    let fixture: LabFixture
+    init() throws { fixture = try LabFixture() }
 
     private var pin: [String] { ["--resolve", "a.test:\(lab.httpsPort):\(lab.ip)", "--cacert", lab.ca] }
 

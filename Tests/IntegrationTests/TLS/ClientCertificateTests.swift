@@ -3,14 +3,12 @@ import Testing
 
 /// `-E/--cert`, `--key`, `--cert-type`, `--key-type`, `--pass` against mtls.test (which demands a certificate from
 /// the lab CA), compared with curl 7.88.1. ipcurl reads the passphrase from a file or `$IPCURL_PASS`, curl from argv.
-@Suite struct ClientCertificateTests {
-    let lab: Lab
-    let oracle: CurlOracle
+@Suite struct ClientCertificateTests: LabSuite {
+    let fixture: LabFixture
     let passphrase: String
     init() throws {
-        lab = try Lab.current()
-        oracle = CurlOracle(lab: lab)
-        passphrase = try String(contentsOfFile: try lab.value("LAB_CLIENT_PASS_FILE"), encoding: .utf8)
+        fixture = try LabFixture()
+        passphrase = try String(contentsOfFile: try fixture.lab.value("LAB_CLIENT_PASS_FILE"), encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 

@@ -3,14 +3,12 @@ import Testing
 
 /// `-x/--proxy`, `--noproxy` and `-U/--proxy-user` through the lab's forward proxy (127.0.0.7), compared with curl.
 /// Through a proxy the proxy resolves the name: ipcurl pins nothing and says so with -v.
-@Suite struct ProxyOptionTests {
-    let lab: Lab
-    let oracle: CurlOracle
+@Suite struct ProxyOptionTests: LabSuite {
+    let fixture: LabFixture
     let proxy: String
     init() throws {
-        lab = try Lab.current()
-        oracle = CurlOracle(lab: lab)
-        proxy = try lab.value("LAB_PROXY_URL")
+        fixture = try LabFixture()
+        proxy = try fixture.lab.value("LAB_PROXY_URL")
     }
 
     /// A loopback port nothing listens on: a proxy there refuses (exit 7).

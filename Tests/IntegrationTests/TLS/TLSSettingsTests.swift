@@ -3,12 +3,10 @@ import Testing
 
 /// `--pinnedpubkey`, `--tlsv1.x`, `--tls-max`, `--ciphers`, `--tls13-ciphers`, `--cert-status` and `--capath`,
 /// compared with curl 7.88.1; the target's settings never reach the DoH query, trust settings do.
-@Suite struct TLSSettingsTests {
-    let lab: Lab
-    let oracle: CurlOracle
+@Suite struct TLSSettingsTests: LabSuite {
+    let fixture: LabFixture
     init() throws {
-        lab = try Lab.current()
-        oracle = CurlOracle(lab: lab)
+        fixture = try LabFixture()
     }
 
     var url: String { lab.https("a.test") }

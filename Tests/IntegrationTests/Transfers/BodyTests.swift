@@ -2,12 +2,10 @@ import Foundation
 import Testing
 
 /// Request bodies streamed through libcurl's read callback: the echo backend reports what arrived.
-@Suite struct BodyTests {
-    let lab: Lab
-    let aliyun: [String]
+@Suite struct BodyTests: LabSuite {
+    let fixture: LabFixture
     init() throws {
-        lab = try Lab.current()
-        aliyun = try Provider.aliyun.arguments(lab)
+        fixture = try LabFixture()
     }
 
     @Test func sixteenMebibytesFromAFileAndFromStdinArriveIntact() throws {

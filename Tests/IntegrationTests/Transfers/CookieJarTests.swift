@@ -3,11 +3,11 @@ import Testing
 
 /// Repeated `-b` (strings joined with `;`, every file read) and `-c/--cookie-jar`, against curl 7.88.1: the same
 /// Cookie header reaches the echo backend and the same jar is written, across a redirect too.
-@Suite struct CookieJarTests {
-    let oracle: CurlOracle
+@Suite struct CookieJarTests: LabSuite {
+    let fixture: LabFixture
     let files: TemporaryDirectory
     init() throws {
-        oracle = CurlOracle(lab: try Lab.current())
+        fixture = try LabFixture()
         files = try TemporaryDirectory()
         try "a.test\tFALSE\t/\tFALSE\t0\tjar1\tv1\n".write(toFile: files.path + "/j1", atomically: true, encoding: .utf8)
         try "a.test\tFALSE\t/\tFALSE\t0\tjar2\tv2\n".write(toFile: files.path + "/j2", atomically: true, encoding: .utf8)

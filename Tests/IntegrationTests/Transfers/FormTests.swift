@@ -3,11 +3,11 @@ import Testing
 
 /// `-F` and `--form-string` in curl's syntax, compared part by part with curl 7.88.1: the lab's `/api/form`
 /// parses the multipart body and reports each part's name, filename, type, headers and content digest.
-@Suite struct FormTests {
-    let oracle: CurlOracle
+@Suite struct FormTests: LabSuite {
+    let fixture: LabFixture
     let files: TemporaryDirectory
     init() throws {
-        oracle = CurlOracle(lab: try Lab.current())
+        fixture = try LabFixture()
         files = try TemporaryDirectory()
         try "hi\n".write(toFile: files.path + "/f1.txt", atomically: true, encoding: .utf8)
         try "spaced\n".write(toFile: files.path + "/a file.txt", atomically: true, encoding: .utf8)

@@ -3,11 +3,11 @@ import Testing
 
 /// `--json` (joined without `&`, JSON's Content-Type and Accept unless -H sets them) and `-H @FILE`, each against
 /// curl 7.88.1: the echo backend reports the same method, headers and body.
-@Suite struct JSONAndHeaderFileTests {
-    let oracle: CurlOracle
+@Suite struct JSONAndHeaderFileTests: LabSuite {
+    let fixture: LabFixture
     let files: TemporaryDirectory
     init() throws {
-        oracle = CurlOracle(lab: try Lab.current())
+        fixture = try LabFixture()
         files = try TemporaryDirectory()
         try "X-F: 1\r\nX-G: two words\n\n".write(toFile: files.path + "/headers", atomically: true, encoding: .utf8)
         try "{\"from\":\"file\"}\n".write(toFile: files.path + "/body.json", atomically: true, encoding: .utf8)

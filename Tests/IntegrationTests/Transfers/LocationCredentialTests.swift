@@ -5,9 +5,9 @@ import Testing
 /// `Authorization` header the final hop carries, which host got it and `%{url_effective}`, for a Location on the
 /// same server, on another host, on another scheme and port, and chains that remember a Location's user info;
 /// each with `-L` or `--location-trusted`, with and without `-u`.
-@Suite struct LocationCredentialTests {
-    let lab: Lab
-    init() throws { lab = try Lab.current() }
+@Suite struct LocationCredentialTests: LabSuite {
+    let fixture: LabFixture
+    init() throws { fixture = try LabFixture() }
 
     /// The Location's target, from a.test's `/api/redirect`.
     enum Target: String, CaseIterable, Sendable {

@@ -3,12 +3,12 @@ import Testing
 
 /// `-o` wherever curl can write: a directory this user can't write, a bind-mounted target, names of 241-255 bytes.
 /// Each writes the file (in place where no temporary file can take the name, and `-v` says so), as curl does.
-@Suite struct OutputFallbackTests {
-    let lab: Lab
+@Suite struct OutputFallbackTests: LabSuite {
+    let fixture: LabFixture
     let pinned: [String]
     init() throws {
-        lab = try Lab.current()
-        pinned = ["--resolve", "a.test:\(lab.httpsPort):\(lab.ip)", "--cacert", lab.ca]
+        fixture = try LabFixture()
+        pinned = ["--resolve", "a.test:\(fixture.lab.httpsPort):\(fixture.lab.ip)", "--cacert", fixture.lab.ca]
     }
 
     static let asRoot = getuid() == 0

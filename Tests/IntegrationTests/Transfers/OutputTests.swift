@@ -2,14 +2,12 @@ import Foundation
 import Testing
 
 /// Responses: decoding, big downloads, `-o` safety, `-O`, `-D`, `-I`, `-f` and the progress bar.
-@Suite struct OutputTests {
-    let lab: Lab
-    let aliyun: [String]
+@Suite struct OutputTests: LabSuite {
+    let fixture: LabFixture
     let www: String
     init() throws {
-        lab = try Lab.current()
-        aliyun = try Provider.aliyun.arguments(lab)
-        www = try lab.value("LAB_WWW")
+        fixture = try LabFixture()
+        www = try fixture.lab.value("LAB_WWW")
     }
 
     private func leftovers(_ directory: String) -> [String] {

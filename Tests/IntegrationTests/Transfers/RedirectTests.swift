@@ -2,12 +2,10 @@ import Foundation
 import Testing
 
 /// `-L` through ipcurl's own redirect loop: every hop resolved through HTTPDNS, curl's method and credential rules.
-@Suite struct RedirectTests {
-    let lab: Lab
-    let aliyun: [String]
+@Suite struct RedirectTests: LabSuite {
+    let fixture: LabFixture
     init() throws {
-        lab = try Lab.current()
-        aliyun = try Provider.aliyun.arguments(lab)
+        fixture = try LabFixture()
     }
 
     @Test func crossHostChainReachesAHostOnlyHTTPDNSKnows() throws {

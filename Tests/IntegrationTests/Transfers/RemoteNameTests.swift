@@ -3,9 +3,9 @@ import Testing
 
 /// `-J/--remote-header-name`, `--output-dir` and `--remote-name-all`, against curl 7.88.1: the same exit code and
 /// the same files with the same contents, each tool writing into a directory of its own.
-@Suite struct RemoteNameTests {
-    let oracle: CurlOracle
-    init() throws { oracle = CurlOracle(lab: try Lab.current()) }
+@Suite struct RemoteNameTests: LabSuite {
+    let fixture: LabFixture
+    init() throws { fixture = try LabFixture() }
 
     private func files(in directory: String) throws -> [String: String] {
         var found: [String: String] = [:]

@@ -2,12 +2,10 @@ import Foundation
 import Testing
 
 /// `--retry` against the echo backend's flaky endpoint, which fails a key's first N requests.
-@Suite struct RetryTests {
-    let lab: Lab
-    let aliyun: [String]
+@Suite struct RetryTests: LabSuite {
+    let fixture: LabFixture
     init() throws {
-        lab = try Lab.current()
-        aliyun = try Provider.aliyun.arguments(lab)
+        fixture = try LabFixture()
     }
 
     private func key() -> String { "k\(UInt64.random(in: 0...UInt64.max))" }

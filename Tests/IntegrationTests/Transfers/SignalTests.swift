@@ -4,13 +4,13 @@ import Testing
 /// Signals while writing: a closed pipe is curl's write error (23), every terminating signal removes the temporary
 /// files and keeps the old target, a SIGKILL's leftovers are removed by the next run, and a hard-linked target
 /// rewritten in place is never left partial behind a success.
-@Suite struct SignalTests {
-    let lab: Lab
+@Suite struct SignalTests: LabSuite {
+    let fixture: LabFixture
     let pinned: [String]
     init() throws {
-        lab = try Lab.current()
-        pinned = ["--resolve", "a.test:\(lab.httpsPort):\(lab.ip)", "--resolve", "b.test:\(lab.httpsPort):\(lab.ip)",
-                  "--cacert", lab.ca]
+        fixture = try LabFixture()
+        pinned = ["--resolve", "a.test:\(fixture.lab.httpsPort):\(fixture.lab.ip)", "--resolve", "b.test:\(fixture.lab.httpsPort):\(fixture.lab.ip)",
+                  "--cacert", fixture.lab.ca]
     }
 
     private func leftovers(_ directory: String) -> [String] {

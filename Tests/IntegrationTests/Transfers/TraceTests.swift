@@ -4,9 +4,9 @@ import Testing
 /// `--trace`, `--trace-ascii`, `--trace-time` and `--stderr`, against curl 7.88.1 over plain HTTP (no TLS
 /// records, so the dumps are deterministic): the same blocks, byte counts and dump lines, Info lines and the
 /// Date header aside; credentials are redacted where curl dumps them.
-@Suite struct TraceTests {
-    let oracle: CurlOracle
-    init() throws { oracle = CurlOracle(lab: try Lab.current()) }
+@Suite struct TraceTests: LabSuite {
+    let fixture: LabFixture
+    init() throws { fixture = try LabFixture() }
 
     /// The dump without `== Info` lines (each tool reports its own steps) and without the Date header's block.
     private func comparable(_ dump: String) -> [String] {

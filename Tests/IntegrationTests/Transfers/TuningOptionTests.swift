@@ -3,9 +3,9 @@ import Testing
 
 /// `--limit-rate`, `-r`, `--path-as-is`, `--raw`, `-N`, `--ignore-content-length`, `--max-filesize`,
 /// `--happy-eyeballs-timeout-ms`, each against real curl 7.88.1: same exit code, same stdout.
-@Suite struct TuningOptionTests {
-    let oracle: CurlOracle
-    init() throws { oracle = CurlOracle(lab: try Lab.current()) }
+@Suite struct TuningOptionTests: LabSuite {
+    let fixture: LabFixture
+    init() throws { fixture = try LabFixture() }
 
     private var big: String { oracle.lab.https("a.test", "/files/big.bin") }
 

@@ -2,12 +2,10 @@ import Foundation
 import Testing
 
 /// `-w` against the real curl CLI: the same request through `curl --resolve` prints the same values.
-@Suite struct WriteOutOracleTests {
-    let lab: Lab
-    let aliyun: [String]
+@Suite struct WriteOutOracleTests: LabSuite {
+    let fixture: LabFixture
     init() throws {
-        lab = try Lab.current()
-        aliyun = try Provider.aliyun.arguments(lab)
+        fixture = try LabFixture()
     }
 
     /// Values that do not depend on timing or on which tool sent the request.

@@ -1,0 +1,26 @@
+import Foundation
+
+/// What an integration suite starts from, loaded once per suite instance: the running lab (or a failure that
+/// says how to start it) and the Alibaba fixture's resolver arguments most suites use.
+struct LabFixture: Sendable {
+    let lab: Lab
+    /// `--aliyun ACCOUNT --httpdns-server URL ...` for the lab's Alibaba fixture.
+    let aliyun: [String]
+
+    init() throws {
+        lab = try Lab.current()
+        aliyun = try Provider.aliyun.arguments(lab)
+    }
+}
+
+/// A suite over the lab: its ``LabFixture`` and what it derives from it.
+protocol LabSuite {
+    var fixture: LabFixture { get }
+}
+
+extension LabSuite {
+    var lab: Lab { fixture.lab }
+    var aliyun: [String] { fixture.aliyun }
+    /// The real curl CLI against the same lab, as the differential oracle.
+    var oracle: CurlOracle { CurlOracle(lab: fixture.lab) }
+}
