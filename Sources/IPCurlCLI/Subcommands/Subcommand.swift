@@ -65,11 +65,15 @@ extension Subcommand {
     /// The `--help` and `--version` rows, listed under ``category``.
     static func commonRows(_ category: OptionCategory) -> [OptionRow<Self>] {
         [
-            OptionRow("help", "h", .optionalWord(Subcommands.helpWords), "", category,
+            OptionRow("help", "h", .optionalWord(helpWords), "", category,
                       "Show help: the important options, a CATEGORY, \"category\", \"exit\" or \"all\"") { $0.help = $1.text },
             OptionRow("version", "V", .none, "", category, "Show ipcurl's and libcurl's versions") { line, _ in line.version = true },
         ]
     }
+
+    /// The words this subcommand's `--help` accepts: `all`, `category`, `exit` and its own categories. Only its
+    /// own: a start-up builds no other subcommand's table.
+    static var helpWords: [String] { ["all", "category", "exit"] + categories.map(\.name) }
 
     /// This subcommand for the man page and completions.
     static var documentSummary: SubcommandSummary {
@@ -94,13 +98,4 @@ enum Subcommands {
 
     /// The subcommand called `name`.
     static func named(_ name: String) -> (any Subcommand.Type)? { all.first { $0.name == name } }
-
-    /// The words `--help` accepts: `all`, `category`, `exit` and every category name of every subcommand.
-    static let helpWords: [String] = {
-        var words = ["all", "category", "exit"]
-        for subcommand in all {
-            for category in subcommand.categories where !words.contains(category.name) { words.append(category.name) }
-        }
-        return words
-    }()
 }
