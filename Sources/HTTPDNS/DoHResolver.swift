@@ -58,6 +58,6 @@ public struct DoHResolver: Resolver {
             guard let ttl else { return .noRecords(negatives.first ?? "no A or AAAA records") }
             return .answer(ParsedAnswer(host: host, addresses: addresses, ttl: ttl))
         }
-        return reply.value.answer(source: .doh(server: reply.server), trail: reply.trail)
+        return reply.value.answer(source: .provider(.doh, server: reply.server), trail: reply.trail)
     }
 }

@@ -1,15 +1,8 @@
 /// Where a set of addresses came from; printed by `-v` and `%{dns_source}`.
 public enum AnswerSource: Sendable, Equatable, CustomStringConvertible {
-    /// An RFC 8484 DNS-over-HTTPS server, named by its URL with any query string removed.
-    case doh(server: String)
-    /// A JSON DNS-over-HTTPS server (Google `/resolve`, Cloudflare `application/dns-json`).
-    case dohJSON(server: String)
-    /// Alibaba Cloud HTTPDNS, named by the server's scheme, host and port only (never the query).
-    case aliyun(server: String)
-    /// Tencent DNSPod HTTPDNS, named by the server's scheme, host and port only (never the query).
-    case dnspod(server: String)
-    /// A resolver program (``CommandResolver``), named by its first word.
-    case command(String)
+    /// An HTTPDNS provider of `kind`, named by the server that answered: a DoH URL with any query string removed,
+    /// a vendor server's scheme, host and port only (never the query), or a resolver program's first word.
+    case provider(ProviderKind, server: String)
     /// A static `HOST:PORT:ADDR` entry (curl's `--resolve`).
     case staticEntry
     /// The operating system's resolver, the fallback when HTTPDNS gave no usable address.
@@ -20,11 +13,7 @@ public enum AnswerSource: Sendable, Equatable, CustomStringConvertible {
     /// Which kind of provider this is.
     public var kind: ProviderKind {
         switch self {
-        case .doh: .doh
-        case .dohJSON: .dohJSON
-        case .aliyun: .aliyun
-        case .dnspod: .dnspod
-        case .command: .command
+        case .provider(let kind, _): kind
         case .staticEntry: .staticEntry
         case .system: .system
         case .cached: .cache
@@ -35,11 +24,10 @@ public enum AnswerSource: Sendable, Equatable, CustomStringConvertible {
     /// or `cache`.
     public var name: String { kind.rawValue }
 
-    /// The name plus the server, e.g. `doh https://1.1.1.1/dns-query`.
+    /// The name plus the server, e.g. `doh https://1.1.1.1/dns-query` or `command my-dns`.
     public var description: String {
         switch self {
-        case .doh(let server), .dohJSON(let server), .aliyun(let server), .dnspod(let server): "\(name) \(server)"
-        case .command(let program): "command \(program)"
+        case .provider(_, let server): "\(name) \(server)"
         case .staticEntry: "static entry"
         case .system: "system getaddrinfo"
         case .cached(let original): original
@@ -47,16 +35,32 @@ public enum AnswerSource: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// The kinds of provider, as `%{dns_source}` and cache files name them.
+/// The kinds of answer source, as `%{dns_source}` and cache files name them: one per HTTPDNS provider this library
+/// implements, then the sources that are no provider.
 public enum ProviderKind: String, Sendable, CaseIterable {
-    case doh, dohJSON = "doh-json", aliyun, dnspod, command, staticEntry = "static", system, cache
+    /// ``DoHResolver`` (RFC 8484).
+    case doh
+    /// ``DoHJSONResolver``.
+    case dohJSON = "doh-json"
+    /// ``AliyunResolver``.
+    case aliyun
+    /// ``DNSPodResolver``.
+    case dnspod
+    /// ``CommandResolver``.
+    case command
+    /// A static `--resolve` entry.
+    case staticEntry = "static"
+    /// ``SystemResolver``.
+    case system
+    /// The answer cache.
+    case cache
 
-    /// Whether answers of this kind go into the answer cache: HTTPDNS answers do; static entries, the system
-    /// resolver and the cache itself do not.
+    /// Whether answers of this kind go into the answer cache: every HTTPDNS provider's do; static entries, the
+    /// system resolver and the cache itself do not.
     public var isCacheable: Bool {
         switch self {
-        case .doh, .dohJSON, .aliyun, .dnspod, .command: true
         case .staticEntry, .system, .cache: false
+        default: true
         }
     }
 }

@@ -8,7 +8,7 @@ import HTTPDNS
 /// `--resolve` entries that win over it.
 public struct ResolverSettings: Sendable {
     /// The provider; the built-in DoH servers unless a flag or `IPCURL_DNS` says otherwise.
-    public var provider = ProviderChoice.doh([])
+    public var provider = ProviderChoice(.doh)
     /// `--httpdns-server URL`: vendor servers to ask instead of the documented public ones.
     public var httpdnsServers: [String] = []
     /// `--httpdns-client-ip IP`: the client subnet (ECS) vendor APIs should answer for.
@@ -62,8 +62,8 @@ public struct ResolverSettings: Sendable {
     /// The `-v` lines for HTTPDNS servers named by a host name that no pin covers: libcurl looks those names up
     /// with the system resolver, which is said rather than left unannounced.
     public func serverNameNotes() -> [String] {
-        guard let (urls, setting, _) = serverURLs(dnspodDefaults: []) else { return [] }
-        let servers = (try? ServerURL.servers(urls, setting: setting)) ?? []
+        guard let given = provider.descriptor.servers else { return [] }
+        let servers = (try? ServerURL.servers(given.urls(provider, self), setting: given.setting)) ?? []
         return servers.filter { server in
             IPAddress(server.host) == nil && !staticEntries.contains {
                 HostName.normalized($0.host) == HostName.normalized(server.host) && $0.port == server.port
@@ -78,7 +78,7 @@ public struct ResolverSettings: Sendable {
     func providerConfiguration(_ transport: TransportOptions) -> String {
         let trust = (transport.insecure ? " insecure" : "") + (transport.caFile.map { " cacert=" + Self.fileIdentity($0) } ?? "")
             + (transport.caPath.map { " capath=" + Self.fileIdentity($0) } ?? "")
-        return providerKind + trust
+        return provider.descriptor.cacheKey(provider, self) + trust
     }
 
     /// `device:inode:size:mtime` of `path`, or the path itself when it cannot be examined.
@@ -88,72 +88,8 @@ public struct ResolverSettings: Sendable {
         return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
     }
 
-    private var providerKind: String {
-        let servers = httpdnsServers.joined(separator: " ")
-        let ecs = clientIP.map { " ecs \($0)" } ?? ""
-        switch provider {
-        // Server URLs without user info and query: a token there must not be recoverable from the cache's
-        // file names (FNV-1a is no cryptographic hash).
-        case .doh(let urls): return "doh " + (urls.isEmpty ? DoHResolver.defaultServers : urls).map(ServerURL.redacted).joined(separator: " ")
-        case .dohJSON(let urls): return "doh-json " + urls.map(ServerURL.redacted).joined(separator: " ")
-        case .aliyun(let account): return "aliyun \(account) signed=\(aliyunSecret != nil) \(servers)\(ecs)"
-        case .dnspod(let id):
-            let mode = id.map { "id=\($0) \(dnspodAlgorithm)" } ?? (dnspodToken != nil ? "token" : "plain")
-            return "dnspod \(mode) \(servers)\(ecs)"
-        case .command(let command): return "command \(command)"
-        }
-    }
-
-    /// The provider's server URLs (the documented ones when none are given), the setting they belong to and the
-    /// vendor's TLS service name; `nil` for a resolver command. DNSPod's defaults depend on its mode.
-    private func serverURLs(dnspodDefaults: [String]) -> (urls: [String], setting: ResolutionError.Setting, serviceName: String?)? {
-        func or(_ defaults: [String], _ given: [String]) -> [String] { given.isEmpty ? defaults : given }
-        switch provider {
-        case .doh(let urls): return (or(DoHResolver.defaultServers, urls), .dohServer, nil)
-        case .dohJSON(let urls): return (urls, .dohJSONServer, nil)
-        case .aliyun: return (or(AliyunResolver.defaultServers, httpdnsServers), .vendorServer, AliyunResolver.serviceName)
-        case .dnspod: return (or(dnspodDefaults, httpdnsServers), .vendorServer, nil)
-        case .command: return nil
-        }
-    }
-
     private func resolver(transport: TransportOptions) throws(ResolutionError) -> any Resolver {
         let network = try CurlTransport(options: transport)
-        func client(dnspodDefaults: [String] = []) throws(ResolutionError) -> HTTPDNSClient {
-            let (urls, setting, serviceName) = serverURLs(dnspodDefaults: dnspodDefaults) ?? ([], .resolverCommand, nil)
-            return HTTPDNSClient(servers: try ServerURL.servers(urls, setting: setting, serviceName: serviceName),
-                                 transport: network, pins: staticEntries)
-        }
-        switch provider {
-        case .doh: return try DoHResolver(client: client(), families: families)
-        case .dohJSON: return DoHJSONResolver(client: try client(), families: families)
-        case .aliyun(let account):
-            return try AliyunResolver(account: account, secret: aliyunSecret?.value, clientIP: clientIP, client: client())
-        case .dnspod(let id):
-            let mode = try dnspodMode(id: id)
-            return try DNSPodResolver(mode: mode, clientIP: clientIP, client: client(dnspodDefaults: mode.defaultServers))
-        case .command(let command):
-            return try CommandResolver(command: command, hiddenVariablePrefixes: ["IPCURL_"])  // ipcurl's secrets
-        }
-    }
-
-    private func dnspodMode(id: String?) throws(ResolutionError) -> DNSPodResolver.Mode {
-        switch (id, dnspodKey, dnspodToken) {
-        case (nil, nil, nil): return .plain
-        case (nil, nil, let token?):
-            guard token.isURLSafe else { throw .configuration(.dnspodToken, "\(token.origin): the DNSPod token has characters a URL cannot carry") }
-            return .token(token.value)
-        case (let id?, let key?, nil):
-            guard (1...32).contains(id.utf8.count), id.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
-                throw .configuration(.dnspodID, value: String(id.prefix(40)), "expected the numeric authorization ID")
-            }
-            do { return .encrypted(id: id, cipher: try SymmetricCipher(dnspodAlgorithm, key: Array(key.value.utf8))) } catch {
-                throw .configuration(.dnspodKey, "\(key.origin): \(error.message)",
-                                     underlying: error.unavailable ? CurlError.notBuiltIn.with(message: error.message) : nil)
-            }
-        case (_?, nil, _): throw .configuration(.dnspodID, "needs --dnspod-key-file or IPCURL_DNSPOD_KEY")
-        case (nil, _?, _): throw .configuration(.dnspodKey, "needs --dnspod-id")
-        case (_?, _?, _?): throw .configuration(.dnspodToken, "cannot be combined with --dnspod-id (a different mode)")
-        }
+        return try provider.descriptor.makeResolver(ProviderContext(choice: provider, settings: self, transport: network))
     }
 }

@@ -47,7 +47,7 @@ import Testing
     @Test func singleLine() throws {
         let answer = try resolve(try script("echo a.test:443:127.0.0.2"))
         #expect(answer == ResolverAnswer(host: "a.test", addresses: [IPAddress("127.0.0.2")!], ttl: 0,
-                                         source: .command("resolve.sh")))
+                                         source: .provider(.command, server: "resolve.sh")))
     }
 
     @Test func bracketedAndBareIPv6MixedWithIPv4() throws {
@@ -82,7 +82,7 @@ import Testing
             echo "$3:$4:127.0.0.2"
             """)
         let answer = try resolve("  sh\t\(path)  --zone   prod ")
-        #expect(answer.source == .command("sh"))
+        #expect(answer.source == .provider(.command, server: "sh"))
         #expect(try read("args") == "\(path)\n--zone\nprod\na.test\n443\n")
     }
 

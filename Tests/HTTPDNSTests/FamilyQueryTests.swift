@@ -32,7 +32,7 @@ import Testing
 
     @Test func onlyTheAskedFamiliesAreCached() throws {
         let answer = ResolverAnswer(host: "a.test", addresses: [IPAddress("127.0.0.2")!], ttl: 60,
-                                    source: .doh(server: "https://doh.test:443/dns-query"))
+                                    source: .provider(.doh, server: "https://doh.test:443/dns-query"))
         let v4Only = ResolutionPolicy.records(for: answer, provider: "p", now: 0, families: [.v4])
         #expect(v4Only.map(\.family) == [.v4], "silence about AAAA under -4 says nothing about IPv6")
         #expect(ResolutionPolicy.records(for: answer, provider: "p", now: 0).map(\.family) == [.v4, .v6])

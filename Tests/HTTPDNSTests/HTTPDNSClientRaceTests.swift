@@ -165,7 +165,7 @@ func testServer(_ host: String, scheme: String = "https", port: Int = 443, path:
         let client = HTTPDNSClient(servers: [try testServer("s1.test"), try testServer("s2.test")], transport: transport)
         let answer = try DoHJSONResolver(client: client).resolve("a.test", port: 443, within: LookupBudget(milliseconds: 2_000))
         #expect(answer.addresses == [IPAddress("10.0.0.1")!] && answer.ttl == 60)
-        #expect(answer.source == .dohJSON(server: label("s2.test")))
+        #expect(answer.source == .provider(.dohJSON, server: label("s2.test")))
         #expect(answer.trail.first == "skipped https://s1.test:443: 'evil.test' is not an IP address", "\(answer.trail)")
         let urls = transport.starts(of: "s1.test").map(\.request.url)
         #expect(urls == ["https://s1.test:443?name=a.test&type=A", "https://s1.test:443?name=a.test&type=AAAA"])

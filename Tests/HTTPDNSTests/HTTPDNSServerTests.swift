@@ -98,7 +98,7 @@ import Testing
         let resolver = try AliyunResolver(account: "139450", secret: nil, clientIP: nil, client: client)
         let answer = try resolver.resolve("a.test", port: 443, within: LookupBudget(milliseconds: 1_000))
         #expect(answer.addresses == [IPAddress("10.0.0.1")!])
-        #expect(answer.source == .aliyun(server: "https://203.107.1.1:443 as resolvers-cn.httpdns.aliyuncs.com"))
+        #expect(answer.source == .provider(.aliyun, server: "https://203.107.1.1:443 as resolvers-cn.httpdns.aliyuncs.com"))
         let request = try #require(transport.starts.first?.request)
         #expect(request.url == "https://resolvers-cn.httpdns.aliyuncs.com:443/139450/d?host=a.test&query=4,6")
         #expect(request.pins.map(\.description) == ["resolvers-cn.httpdns.aliyuncs.com:443:203.107.1.1"],

@@ -19,7 +19,7 @@ final class CountingResolver: Resolver, Sendable {
         asked.withLock { $0.append(host) }
         guard let row = table[host] else { throw failure.about(host) }
         return ResolverAnswer(host: host, addresses: row.addresses.compactMap { IPAddress($0) }, ttl: row.ttl,
-                              originTTL: row.origin, source: .aliyun(server: "http://table"))
+                              originTTL: row.origin, source: .provider(.aliyun, server: "http://table"))
     }
 }
 

@@ -90,7 +90,7 @@ import Testing
             guard let texts = table[host] else {
                 throw .unavailable(host, [.init(server: "table", phase: .answer, cause: "no \(host)")])
             }
-            return ResolverAnswer(host: host, addresses: texts.compactMap { IPAddress($0) }, ttl: 30, source: .doh(server: "t"))
+            return ResolverAnswer(host: host, addresses: texts.compactMap { IPAddress($0) }, ttl: 30, source: .provider(.doh, server: "t"))
         }
     }
 

@@ -19,7 +19,7 @@ import Testing
         let parsed = try #require(accepted(aliyun(
             #"{"host":"A.test","ips":["127.0.0.2","127.0.0.3"],"ipsv6":["::1"],"ttl":60,"origin_ttl":600,"client_ip":"1.2.3.4"}"#)))
         #expect(parsed.addresses.map(\.description) == ["127.0.0.2", "127.0.0.3", "::1"])
-        let answer = parsed.answer(source: .aliyun(server: "s"), trail: [])
+        let answer = parsed.answer(source: .provider(.aliyun, server: "s"), trail: [])
         #expect(answer.ttl == 60 && answer.originTTL == 600)
     }
 

@@ -5,13 +5,13 @@ import Testing
 
 @Suite struct ProviderChoiceTests {
     @Test func environmentForms() throws {
-        #expect(try ProviderChoice(environment: "aliyun:139450") == .aliyun(account: "139450"))
-        #expect(try ProviderChoice(environment: "dnspod") == .dnspod(id: nil))
-        #expect(try ProviderChoice(environment: "dnspod:1234") == .dnspod(id: "1234"))
-        #expect(try ProviderChoice(environment: "doh") == .doh([]))
-        #expect(try ProviderChoice(environment: "doh:https://1.1.1.1/dns-query") == .doh(["https://1.1.1.1/dns-query"]))
-        #expect(try ProviderChoice(environment: "doh-json:https://dns.google/resolve") == .dohJSON(["https://dns.google/resolve"]))
-        #expect(try ProviderChoice(environment: "command:/bin/my-dns --zone a") == .command("/bin/my-dns --zone a"))
+        #expect(try ProviderChoice(environment: "aliyun:139450") == ProviderChoice(.aliyun, ["139450"]))
+        #expect(try ProviderChoice(environment: "dnspod") == ProviderChoice(.dnspod))
+        #expect(try ProviderChoice(environment: "dnspod:1234") == ProviderChoice(.dnspod, ["1234"]))
+        #expect(try ProviderChoice(environment: "doh") == ProviderChoice(.doh))
+        #expect(try ProviderChoice(environment: "doh:https://1.1.1.1/dns-query") == ProviderChoice(.doh, ["https://1.1.1.1/dns-query"]))
+        #expect(try ProviderChoice(environment: "doh-json:https://dns.google/resolve") == ProviderChoice(.dohJSON, ["https://dns.google/resolve"]))
+        #expect(try ProviderChoice(environment: "command:/bin/my-dns --zone a") == ProviderChoice(.command, ["/bin/my-dns --zone a"]))
     }
 
     @Test(arguments: ["", "aliyun", "aliyun:", "doh:", "doh-json", "dnspod:", "command", "Aliyun:1", "system", "doh\n"])

@@ -105,7 +105,7 @@ import Testing
 @Suite struct ResolveListingTests {
     private func item(_ host: String, _ addresses: [String], ttl: UInt32 = 60) throws -> ResolveListing.Item {
         let answer = ResolverAnswer(host: host, addresses: addresses.compactMap { IPAddress($0) }, ttl: ttl,
-                                    source: .doh(server: "https://d.test:443/dns-query"))
+                                    source: .provider(.doh, server: "https://d.test:443/dns-query"))
         return .init(host: host, result: .success(Resolution(entry: ResolveEntry(answer, port: 8443), answer: answer)))
     }
 

@@ -42,7 +42,7 @@ public struct AliyunResolver: Resolver {
             (responses) -> HTTPDNSClient.Verdict<ParsedAnswer> in
             Self.object(responses[0]).then { Self.answer([$0], for: host) }
         }
-        return reply.value.answer(source: .aliyun(server: reply.server), trail: reply.trail)
+        return reply.value.answer(source: .provider(.aliyun, server: reply.server), trail: reply.trail)
     }
 
     public func resolve(hosts: [String], port: Int, within budget: LookupBudget) -> [Result<ResolverAnswer, ResolutionError>] {
@@ -75,7 +75,7 @@ public struct AliyunResolver: Resolver {
                 return .failure(.noAddress(host, source: reply.server, "not in the batch answer"))
             }
             switch Self.answer(entries, for: host) {
-            case .answer(let parsed): return .success(parsed.answer(source: .aliyun(server: reply.server), trail: reply.trail))
+            case .answer(let parsed): return .success(parsed.answer(source: .provider(.aliyun, server: reply.server), trail: reply.trail))
             case .noRecords(let reason): return .failure(.noAddress(host, source: reply.server, reason))
             case .definite(let reason), .serverFailed(let reason, _):
                 return .failure(.unavailable(host, [.init(server: reply.server, phase: .answer, cause: reason)]))

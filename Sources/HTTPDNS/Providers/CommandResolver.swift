@@ -82,7 +82,7 @@ public struct CommandResolver: Resolver, Sendable {
             throw failed(error.reason)
         }
         guard !addresses.isEmpty else { throw .noAddress(name, source: label, "no addresses\(stderrLine)") }
-        return ResolverAnswer(host: name, addresses: addresses, ttl: 0, source: .command(programName))
+        return ResolverAnswer(host: name, addresses: addresses, ttl: 0, source: .provider(.command, server: programName))
     }
 
     /// The run time allowed without a budget (a day: a program must end some time).

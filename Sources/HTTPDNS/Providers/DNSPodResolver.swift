@@ -50,7 +50,7 @@ public struct DNSPodResolver: Resolver {
             case .failure(let error): return .serverFailed(error.reason)
             }
         }
-        return reply.value.answer(source: .dnspod(server: reply.server), trail: reply.trail)
+        return reply.value.answer(source: .provider(.dnspod, server: reply.server), trail: reply.trail)
     }
 
     /// `/d?dn=…&ttl=1&type=addrs` with the mode's parameters.

@@ -38,7 +38,7 @@ public struct DoHJSONResolver: Resolver {
             guard let ttl else { return .noRecords("no A or AAAA records") }
             return .answer(ParsedAnswer(host: host, addresses: addresses, ttl: ttl))
         }
-        return reply.value.answer(source: .dohJSON(server: reply.server), trail: reply.trail)
+        return reply.value.answer(source: .provider(.dohJSON, server: reply.server), trail: reply.trail)
     }
 
     /// The addresses of `type` for `host` in one JSON answer, following CNAMEs.

@@ -8,9 +8,9 @@ import OptionTable
 
 /// Resolver, TLS and timeout options shared by every subcommand; they apply to the HTTPDNS queries too.
 struct ResolverOptions: Sendable {
-    var doh: [String] = []
-    var dohJSON: [String] = []
-    var resolverCommand: String?
+    /// Every use of a flag that chooses a provider, in order (``ProviderDescriptor/flags``); ``settings()`` asks
+    /// the registry which provider they chose and with which arguments.
+    var providerFlags: [GivenFlag] = []
     var vendor = VendorOptions()
     var policy = PolicyOptions()
     var resolve: [String] = []
@@ -24,29 +24,25 @@ struct ResolverOptions: Sendable {
     static let tlsCategory = OptionCategory("tls", "TLS trust and verification")
     static let connectionCategory = OptionCategory("connection", "Connections and time limits")
 
-    /// The resolver, trust and time-limit rows every subcommand has.
-    static let rows: [OptionRow<ResolverOptions>] = [
+    /// The resolver, trust and time-limit rows every subcommand has. A row whose flag chooses a provider only
+    /// checks its value: ``recordingProviderFlag(_:)`` records the flag.
+    static let rows: [OptionRow<ResolverOptions>] = ([
         OptionRow("doh", nil, .string, "url", resolverCategory,
                   "DNS-over-HTTPS server (RFC 8484) to resolve with; repeat to race more (hedged)",
-                  repeatable: true, important: true) { options, argument in
-            guard let parsed = try? CurlURL(argument.text, guessScheme: false), parsed.scheme == "https" else {
-                throw argument.problem("\(ResolveEntry.quoted(ServerURL.redacted(argument.text))): not an https:// URL")
-            }
-            options.doh.append(argument.text)
+                  repeatable: true, important: true) { _, argument in
+            try checkServerURL(argument, schemes: ["https"], named: "https://")
         },
         OptionRow("doh-url", nil, .string, "url", resolverCategory, "Same as --doh (curl's name for it)",
-                  repeatable: true) { options, argument in try rows[0].apply(&options, argument) },
+                  repeatable: true) { _, argument in
+            try checkServerURL(argument, schemes: ["https"], named: "https://")
+        },
         OptionRow("doh-json", nil, .string, "url", resolverCategory,
                   "JSON DNS-over-HTTPS endpoint (Google /resolve, Cloudflare dns-json); repeatable",
-                  repeatable: true) { options, argument in
-            guard let parsed = try? CurlURL(argument.text, guessScheme: false),
-                  parsed.scheme == "https" || parsed.scheme == "http" else {
-                throw argument.problem("\(ResolveEntry.quoted(ServerURL.redacted(argument.text))): not an http(s):// URL")
-            }
-            options.dohJSON.append(argument.text)
+                  repeatable: true) { _, argument in
+            try checkServerURL(argument, schemes: ["https", "http"], named: "http(s)://")
         },
         OptionRow("resolver-cmd", nil, .string, "cmd", resolverCategory,
-                  "Run CMD HOST PORT (no shell) and read HOST:PORT:IP[,IP] lines from it") { $0.resolverCommand = $1.text },
+                  "Run CMD HOST PORT (no shell) and read HOST:PORT:IP[,IP] lines from it") { _, _ in },
     ] + VendorOptions.rows.map { $0.lifted({ try $1(&$0.vendor) }) } + PolicyOptions.rows.map { $0.lifted({ try $1(&$0.policy) }) } + [
         OptionRow("resolve", nil, .string, "host:port:addr[,addr]", resolverCategory,
                   "Use ADDR for HOST:PORT, as in curl; wins over HTTPDNS", repeatable: true) { $0.resolve.append($1.text) },
@@ -61,7 +57,24 @@ struct ResolverOptions: Sendable {
         OptionRow("max-time", "m", .seconds, "seconds", connectionCategory,
                   "Maximum seconds for the whole operation, resolution included (0: no limit)",
                   important: true) { $0.maxTime = try $1.seconds() },
-    ]
+    ]).map(recordingProviderFlag)
+
+    /// `row`, or, when its flag chooses a provider, `row` recording each use in ``providerFlags``.
+    private static func recordingProviderFlag(_ row: OptionRow<ResolverOptions>) -> OptionRow<ResolverOptions> {
+        let flag = row.spelling
+        guard ProviderDescriptor.chooses(flag) else { return row }
+        return row.lifted({ options, apply in try apply(&options) }, after: { options, argument in
+            options.providerFlags.append(GivenFlag(flag, value: argument.text, isOn: argument.isOn))
+        })
+    }
+
+    /// Refuses a server URL libcurl cannot parse or whose scheme is not one of `schemes`, which the message calls
+    /// `name` (`not an https:// URL`).
+    private static func checkServerURL(_ argument: OptionArgument, schemes: [String], named name: String) throws {
+        guard let parsed = try? CurlURL(argument.text, guessScheme: false), schemes.contains(parsed.scheme) else {
+            throw argument.problem("\(ResolveEntry.quoted(ServerURL.redacted(argument.text))): not an \(name) URL")
+        }
+    }
 
     /// TLS trust and timeouts, with curl's CA environment variables when no `--cacert`, `--capath` or `-k` was
     /// given; fails with exit 77 when the CA file (given or from the environment) cannot be read, as curl does.
@@ -81,12 +94,7 @@ struct ResolverOptions: Sendable {
     /// The resolver settings these options describe: at most one provider flag, else `IPCURL_DNS`, else DoH.
     func settings() throws(CurlError) -> ResolverSettings {
         var settings = ResolverSettings()
-        var chosen: [ProviderChoice] = []
-        if !doh.isEmpty { chosen.append(.doh(doh)) }
-        if !dohJSON.isEmpty { chosen.append(.dohJSON(dohJSON)) }
-        if let account = vendor.aliyun { chosen.append(.aliyun(account: account)) }
-        if vendor.wantsDNSPod { chosen.append(.dnspod(id: vendor.dnspodID)) }
-        if let resolverCommand { chosen.append(.command(resolverCommand)) }
+        let chosen = ProviderChoice.chosen(by: providerFlags)
         if chosen.count > 1 {
             throw CurlError.usage("choose one resolver: \(chosen.map(\.flag).joined(separator: " and ")) were both given")
         }

@@ -4,11 +4,10 @@ import IPCurlCore
 import OptionTable
 
 /// Vendor HTTPDNS options (Alibaba Cloud, Tencent DNSPod). Secrets are read from files or the environment only.
+/// The flags that choose a provider (`--aliyun`, `--dnspod`, `--dnspod-id`, ...) are recorded by
+/// ``ResolverOptions``; their rows here only check values.
 struct VendorOptions: Sendable {
-    var aliyun: String?
     var secretFile: String?
-    var dnspod = false
-    var dnspodID: String?
     var dnspodKeyFile: String?
     var dnspodAlgorithm: SymmetricCipher.Algorithm?
     var dnspodTokenFile: String?
@@ -18,14 +17,13 @@ struct VendorOptions: Sendable {
     static let category = OptionCategory("httpdns", "Vendor HTTPDNS: Alibaba Cloud and Tencent DNSPod")
 
     static let rows: [OptionRow<VendorOptions>] = [
-        OptionRow("aliyun", nil, .string, "account", category, "Resolve with Alibaba Cloud HTTPDNS for this account ID") {
-            $0.aliyun = $1.text
-        },
+        OptionRow("aliyun", nil, .string, "account", category,
+                  "Resolve with Alibaba Cloud HTTPDNS for this account ID") { _, _ in },
         OptionRow("httpdns-secret-file", nil, .file, "file", category,
                   "Sign Alibaba requests (sign_d) with the secret in FILE (or $IPCURL_HTTPDNS_SECRET)") { $0.secretFile = $1.text },
-        OptionRow("dnspod", nil, .boolean, "", category, "Resolve with Tencent DNSPod HTTPDNS") { $0.dnspod = $1.isOn },
+        OptionRow("dnspod", nil, .boolean, "", category, "Resolve with Tencent DNSPod HTTPDNS") { _, _ in },
         OptionRow("dnspod-id", nil, .string, "id", category,
-                  "DNSPod authorization ID: encrypt queries with the key from --dnspod-key-file") { $0.dnspodID = $1.text },
+                  "DNSPod authorization ID: encrypt queries with the key from --dnspod-key-file") { _, _ in },
         OptionRow("dnspod-key-file", nil, .file, "file", category,
                   "DNSPod encryption key in FILE (or $IPCURL_DNSPOD_KEY)") { $0.dnspodKeyFile = $1.text },
         OptionRow("dnspod-alg", nil, .string, "aes|des", category, "DNSPod cipher: aes (default) or des") { options, argument in
@@ -43,20 +41,14 @@ struct VendorOptions: Sendable {
                   "Ask vendor HTTPDNS to answer for this client IP (ECS)") { $0.clientIP = $1.text },
     ]
 
-    /// Whether any DNSPod option was given (each one implies `--dnspod`).
-    var wantsDNSPod: Bool { dnspod || dnspodID != nil || dnspodKeyFile != nil || dnspodTokenFile != nil || dnspodAlgorithm != nil }
-
-    /// Fills the vendor part of `settings` for the chosen provider; refuses options that do not apply to it.
+    /// Fills the vendor part of `settings` for the chosen provider; refuses options that do not apply to it
+    /// (``ProviderDescriptor/accepts(_:)``).
     func apply(to settings: inout ResolverSettings) throws(CurlError) {
-        var isAliyun = false, isVendor = false
-        switch settings.provider {
-        case .aliyun: (isAliyun, isVendor) = (true, true)
-        case .dnspod: isVendor = true
-        default: break
+        let provider = settings.provider.descriptor
+        for (option, given) in [("--httpdns-server", !servers.isEmpty), ("--httpdns-client-ip", clientIP != nil),
+                                ("--httpdns-secret-file", secretFile != nil)] where given && !provider.accepts(option) {
+            throw CurlError.usage("\(option) needs \(ProviderDescriptor.flags(accepting: option))")
         }
-        if !isVendor, !servers.isEmpty { throw CurlError.usage("--httpdns-server needs --aliyun or --dnspod") }
-        if !isVendor, clientIP != nil { throw CurlError.usage("--httpdns-client-ip needs --aliyun or --dnspod") }
-        if !isAliyun, secretFile != nil { throw CurlError.usage("--httpdns-secret-file needs --aliyun") }
         try ServerURL.checkVendorServers(servers)
         if let clientIP {
             guard let address = IPAddress(clientIP) else {
@@ -65,10 +57,14 @@ struct VendorOptions: Sendable {
             settings.clientIP = address
         }
         settings.httpdnsServers = servers
-        if isAliyun { settings.aliyunSecret = try Secret.load(file: secretFile, variable: "IPCURL_HTTPDNS_SECRET") }
-        if case .dnspod(let id) = settings.provider {
+        if provider.accepts("--httpdns-secret-file") {
+            settings.aliyunSecret = try Secret.load(file: secretFile, variable: "IPCURL_HTTPDNS_SECRET")
+        }
+        if provider.accepts("--dnspod-key-file") {
+            // The variables stand in for the key in the encrypted mode (an authorization ID) and for the token
+            // without one.
             settings.dnspodAlgorithm = dnspodAlgorithm ?? .aes
-            if id != nil {
+            if settings.provider.argument != nil {
                 settings.dnspodKey = try Secret.load(file: dnspodKeyFile, variable: "IPCURL_DNSPOD_KEY")
                 if let dnspodTokenFile { settings.dnspodToken = try Secret.load(file: dnspodTokenFile, variable: nil) }
             } else {

@@ -32,22 +32,15 @@ extension CurlError {
     }
 }
 
-/// The command-line option behind each HTTPDNS setting, for usage errors: the one table that maps the library's
-/// vocabulary to ipcurl's flags.
+/// The command-line option behind each HTTPDNS setting, for usage errors: the settings providers share here, each
+/// provider's own in its descriptor (``ProviderDescriptor/settingFlags``).
 public enum ResolverFlag {
-    /// The flag that sets `setting`.
+    /// The settings no single provider owns.
+    static let shared = [SettingFlag(.vendorServer, "--httpdns-server"), SettingFlag(.staticEntry, "--resolve")]
+
+    /// The flag that sets `setting`; `resolver` for one no flag sets.
     public static func name(for setting: ResolutionError.Setting) -> String {
-        switch setting {
-        case .dohServer: "--doh"
-        case .dohJSONServer: "--doh-json"
-        case .vendorServer: "--httpdns-server"
-        case .aliyunAccount: "--aliyun"
-        case .dnspodID: "--dnspod-id"
-        case .dnspodKey: "--dnspod-key-file"
-        case .dnspodToken: "--dnspod-token-file"
-        case .resolverCommand: "--resolver-cmd"
-        case .staticEntry: "--resolve"
-        }
+        shared.first { $0.setting == setting }?.flag ?? ProviderDescriptor.flag(for: setting) ?? "resolver"
     }
 }
 

@@ -1,0 +1,58 @@
+import HTTPDNS
+
+/// Where a provider's server URLs come from and which vendor facts check them.
+/// - SeeAlso: ``HTTPDNSServer`` (a vendor's TLS service name), `CURLOPT_RESOLVE`.
+public struct ProviderServers: Sendable {
+    /// Where the URLs are given.
+    public enum Source: Sendable {
+        /// The choice's own arguments (`--doh URL`, `doh:URL`).
+        case arguments
+        /// `--httpdns-server URL`.
+        case vendorServerFlag
+    }
+
+    /// Where the URLs are given.
+    public let source: Source
+    /// The setting a bad URL is blamed on.
+    public let setting: ResolutionError.Setting
+    /// The documented servers, asked when none are given; a provider whose defaults depend on its mode
+    /// (DNSPod) has none here and passes its own to ``ProviderContext/client(defaults:)``.
+    public let defaults: [String]
+    /// The vendor's TLS service name, checked when a server is given by IP over https.
+    public let serviceName: String?
+
+    /// Servers from `source`, blamed on `setting`, with `defaults` and the vendor's `serviceName`.
+    init(_ source: Source, setting: ResolutionError.Setting, defaults: [String] = [], serviceName: String? = nil) {
+        self.source = source
+        self.setting = setting
+        self.defaults = defaults
+        self.serviceName = serviceName
+    }
+
+    /// The URLs to ask for `choice` under `settings`: the given ones, else `defaults` (``defaults`` when `nil`).
+    func urls(_ choice: ProviderChoice, _ settings: ResolverSettings, defaults: [String]? = nil) -> [String] {
+        let given = source == .arguments ? choice.arguments : settings.httpdnsServers
+        return given.isEmpty ? defaults ?? self.defaults : given
+    }
+}
+
+/// What a provider's factory builds its resolver from: the choice, the settings, and HTTPDNS clients over the
+/// chosen servers on ipcurl's libcurl transport.
+/// - SeeAlso: ``HTTPDNSClient``; `CURLOPT_RESOLVE` (the `--resolve` entries pin server names too).
+public struct ProviderContext {
+    /// The provider and its arguments.
+    public let choice: ProviderChoice
+    /// Every resolver setting (credentials, client IP, families, `--resolve` entries).
+    public let settings: ResolverSettings
+    let transport: any HTTPDNSTransport
+
+    /// A client over the provider's servers: the given ones, else `defaults` (the descriptor's when `nil`); a URL
+    /// libcurl refuses is a configuration error of the provider's server setting.
+    public func client(defaults: [String]? = nil) throws(ResolutionError) -> HTTPDNSClient {
+        let servers = choice.descriptor.servers
+        let urls = servers?.urls(choice, settings, defaults: defaults) ?? []
+        return HTTPDNSClient(servers: try ServerURL.servers(urls, setting: servers?.setting ?? .vendorServer,
+                                                            serviceName: servers?.serviceName),
+                             transport: transport, pins: settings.staticEntries)
+    }
+}
