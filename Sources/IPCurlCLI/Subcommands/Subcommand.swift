@@ -58,7 +58,11 @@ extension Subcommand {
     /// The help categories of this subcommand, in the order they first appear.
     static var categories: [OptionCategory] {
         var seen: [OptionCategory] = []
-        for category in ownRows.map(\.category) + [category] where !seen.contains(category) { seen.append(category) }
+        // Rows of one category mostly follow each other: the last one seen answers most rows without a search.
+        for row in ownRows where seen.last?.name != row.category.name && !seen.contains(where: { $0.name == row.category.name }) {
+            seen.append(row.category)
+        }
+        if !seen.contains(where: { $0.name == category.name }) { seen.append(category) }
         return seen
     }
 

@@ -6,7 +6,10 @@ extension ProviderDescriptor {
     public static let all: [ProviderDescriptor] = [.doh, .dohJSON, .aliyun, .dnspod, .command]
 
     /// Whether `flag` chooses a provider (`--doh-url`, `--dnspod-id`).
-    public static func chooses(_ flag: String) -> Bool { all.contains { $0.flags.contains(flag) } }
+    public static func chooses(_ flag: String) -> Bool { choosingFlags.contains(flag) }
+
+    /// Every flag that chooses a provider, gathered once: option tables ask for each of their rows at start-up.
+    private static let choosingFlags: [String] = all.flatMap(\.flags)
 
     /// `--aliyun or --dnspod`: the flags of the providers `option` applies to, for `OPTION needs ...`.
     public static func flags(accepting option: String) -> String {
