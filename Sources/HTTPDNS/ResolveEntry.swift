@@ -39,7 +39,7 @@ public struct ResolveEntry: Sendable, Equatable, CustomStringConvertible {
         for field in parts[2].split(separator: ",", omittingEmptySubsequences: false) {
             var text = field
             if text.hasPrefix("["), text.hasSuffix("]") { text = text.dropFirst().dropLast() }
-            guard let address = IPAddress(text) else { throw bad("\(Self.quoted(String(field))) is not an IP address") }
+            guard let address = IPAddress(text) else { throw bad("\(Printable.quoted(String(field))) is not an IP address") }
             addresses.append(address)
         }
         guard let entry = ResolveEntry(host: String(parts[0]), port: port, addresses: addresses) else {
@@ -53,10 +53,6 @@ public struct ResolveEntry: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         "\(host):\(port):" + addresses.map(\.resolveEntryForm).joined(separator: ",")
     }
-
-    /// `text` in single quotes with control characters escaped, so an error line stays one line
-    /// (``Printable/quoted(_:)``).
-    public static func quoted(_ text: String) -> String { Printable.quoted(text) }
 
     /// The same entry for the name spelled `lookupName` (a trailing dot, another case).
     public func spelled(_ lookupName: String) -> ResolveEntry {

@@ -106,7 +106,7 @@ public enum Commands {
     /// Prints `subcommand`'s help for `word` (empty, a category, `category`, `exit` or `all`).
     private static func help(_ word: String, _ subcommand: any Subcommand.Type) -> Completion {
         guard var text = subcommand.helpText(word) else {
-            return .refused(.usage("help: no category \(ResolveEntry.quoted(String(word.prefix(40)))) (see 'ipcurl --help category')"))
+            return .refused(.usage("help: no category \(Printable.quoted(String(word.prefix(40)))) (see 'ipcurl --help category')"))
         }
         if word.isEmpty, subcommand.name == Subcommands.defaultName { text += summary }
         DescriptorWriter.standardOutput.write(text)  // as curl's --help, a reader that stopped early is no error

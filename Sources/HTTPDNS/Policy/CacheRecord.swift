@@ -85,7 +85,7 @@ public struct CacheRecord: Sendable, Equatable {
         var addresses: [IPAddress] = []
         for field in addressList.split(separator: " ", omittingEmptySubsequences: false) where !field.isEmpty {
             guard let address = IPAddress(field), address.family == family else {
-                throw CacheFileError("bad address \(ResolveEntry.quoted(String(field.prefix(64))))")
+                throw CacheFileError("bad address \(Printable.quoted(String(field.prefix(64))))")
             }
             addresses.append(address)
         }

@@ -28,7 +28,7 @@ struct VendorOptions: Sendable {
                   "DNSPod encryption key in FILE (or $IPCURL_DNSPOD_KEY)") { $0.dnspodKeyFile = $1.text },
         OptionRow("dnspod-alg", nil, .string, "aes|des", category, "DNSPod cipher: aes (default) or des") { options, argument in
             guard let algorithm = SymmetricCipher.Algorithm(rawValue: argument.text) else {
-                throw argument.problem("\(ResolveEntry.quoted(String(argument.text.prefix(40)))): expected aes or des")
+                throw argument.problem("\(Printable.quoted(String(argument.text.prefix(40)))): expected aes or des")
             }
             options.dnspodAlgorithm = algorithm
         },

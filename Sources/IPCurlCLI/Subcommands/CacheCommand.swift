@@ -32,7 +32,7 @@ struct CacheCommand: Subcommand {
     /// Takes the action word (`list` or `clear`).
     mutating func take(_ word: String) throws {
         guard action == nil, let action = Action(rawValue: word) else {
-            throw OptionError("cache: expected 'list' or 'clear', not \(ResolveEntry.quoted(String(word.prefix(40))))")
+            throw OptionError("cache: expected 'list' or 'clear', not \(Printable.quoted(String(word.prefix(40))))")
         }
         self.action = action
     }

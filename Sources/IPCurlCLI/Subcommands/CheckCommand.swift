@@ -43,7 +43,7 @@ struct CheckCommand: Subcommand {
         OptionRow("expect-status", nil, .string, "list", category,
                   "Accepted status codes: 200,204 or 2xx or 200-299 (default 2xx)") { command, argument in
             guard let set = StatusSet(parsing: argument.text) else {
-                throw argument.problem("\(ResolveEntry.quoted(argument.text)): expected codes, classes (2xx) or ranges (200-299)")
+                throw argument.problem("\(Printable.quoted(argument.text)): expected codes, classes (2xx) or ranges (200-299)")
             }
             command.expectStatus = set
         },
@@ -61,7 +61,7 @@ struct CheckCommand: Subcommand {
         OptionRow("format", nil, .string, "format", category, "text, json, junit, tap or openmetrics", important: true) {
             command, argument in
             guard let format = CheckFormat(rawValue: argument.text) else {
-                throw argument.problem("\(ResolveEntry.quoted(String(argument.text.prefix(40)))): expected text, json, junit, tap or openmetrics")
+                throw argument.problem("\(Printable.quoted(String(argument.text.prefix(40)))): expected text, json, junit, tap or openmetrics")
             }
             command.format = format
         },
@@ -125,7 +125,7 @@ struct CheckCommand: Subcommand {
         for typed in urls {
             // curl's grammar: a URL without a scheme is http://; check probes http and https only (else exit 2).
             guard let parsed = try? CurlURL(typed), parsed.scheme == "http" || parsed.scheme == "https" else {
-                throw CurlError.usage("\(ResolveEntry.quoted(ServerURL.redacted(typed))): not an http:// or https:// URL")
+                throw CurlError.usage("\(Printable.quoted(ServerURL.redacted(typed))): not an http:// or https:// URL")
             }
             var target = CheckTarget(url: parsed.text)
             target.expect = fileDefaults.overridden(by: expect)

@@ -35,7 +35,7 @@ enum CheckTargetsFile {
                                 then commandLine: [(long: String, argument: OptionArgument)]) throws(CurlError) -> ResolverOptions {
         var options = ResolverOptions()
         var parser = CommandLineParser(rows: ResolverOptions.rows) { _, value in
-            throw OptionError("unexpected value \(ResolveEntry.quoted(String(value.prefix(40))))")
+            throw OptionError("unexpected value \(Printable.quoted(String(value.prefix(40))))")
         }
         for entry in file.resolverArguments {
             do {
@@ -56,11 +56,11 @@ enum CheckTargetsFile {
 enum CheckLabels {
     static func parse(_ text: String) throws(CurlError) -> (name: String, value: String) {
         guard let equals = text.firstIndex(of: "=") else {
-            throw CurlError.usage("--label \(ResolveEntry.quoted(text)): expected NAME=VALUE")
+            throw CurlError.usage("--label \(Printable.quoted(text)): expected NAME=VALUE")
         }
         let name = String(text[..<equals]), value = String(text[text.index(after: equals)...])
         if let problem = ReportLabel.problem(with: name) {
-            throw CurlError.usage("--label \(ResolveEntry.quoted(name)): \(problem)")
+            throw CurlError.usage("--label \(Printable.quoted(name)): \(problem)")
         }
         return (name, value)
     }

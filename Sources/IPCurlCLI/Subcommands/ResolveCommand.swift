@@ -28,7 +28,7 @@ struct ResolveCommand: Subcommand {
         OptionRow("format", nil, .string, "format", category,
                   "plain (HOST:PORT:IP), curl (--resolve HOST:PORT:IP) or json", important: true) { command, argument in
             guard let format = ResolveListing.Format(rawValue: argument.text) else {
-                throw argument.problem("\(ResolveEntry.quoted(String(argument.text.prefix(40)))): expected plain, curl or json")
+                throw argument.problem("\(Printable.quoted(String(argument.text.prefix(40)))): expected plain, curl or json")
             }
             command.format = format
         },
@@ -39,7 +39,7 @@ struct ResolveCommand: Subcommand {
     mutating func take(_ host: String) throws {
         guard HostSpelling.lookupName(host) != nil else {
             let why = IPAddress(host) != nil ? " (an IP literal needs no resolving)" : ""
-            throw OptionError("\(ResolveEntry.quoted(host)): not a host name\(why)")
+            throw OptionError("\(Printable.quoted(host)): not a host name\(why)")
         }
         hosts.append(host)
     }
