@@ -21,9 +21,9 @@ struct CacheCommand: Subcommand {
 
     static let category = OptionCategory("cache", "ipcurl cache list [--json] | clear")
 
-    static let rows = commonRows(category) + ownRows
+    static let rows = commonRows(category, for: ownRows) + ownRows
 
-    static let ownRows: [OptionRow<CacheCommand>] = [
+    private static let ownRows: [OptionRow<CacheCommand>] = [
         OptionRow("json", nil, .boolean, "", category, "cache list: print a JSON array instead of tab-separated lines") {
             $0.json = $1.isOn
         },

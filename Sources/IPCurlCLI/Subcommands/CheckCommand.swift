@@ -33,9 +33,9 @@ struct CheckCommand: Subcommand {
 
     static let category = OptionCategory("check", "What ipcurl check probes, expects and reports")
 
-    static let rows = commonRows(category) + ownRows
+    static let rows = commonRows(category, for: ownRows) + ownRows
 
-    static let ownRows: [OptionRow<CheckCommand>] = [
+    private static let ownRows: [OptionRow<CheckCommand>] = [
         OptionRow("targets", nil, .file, "file", category, "Targets file (YAML or JSON): defaults, resolver, labels, targets",
                   important: true) { $0.targets = $1.text },
         OptionRow("all-ips", nil, .boolean, "", category, "One probe per address HTTPDNS returned (both families unless -4/-6)",

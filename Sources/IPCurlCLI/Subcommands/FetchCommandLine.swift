@@ -46,9 +46,14 @@ struct FetchCommandLine: Subcommand {
     static let debug = OptionCategory("debug", "Tracing what is sent and received")
 
     /// The fetch table: every option of `ipcurl [options] URL...`, in the order help lists them.
-    static let rows = ownRows + commonRows(general)
+    static let rows: [OptionRow<FetchCommandLine>] = {
+        var rows = ownRows
+        rows += commonRows(general, for: rows)
+        return rows
+    }()
 
-    static let ownRows: [OptionRow<FetchCommandLine>] =
+    /// Built by the call, not kept: ``rows`` appends the common rows to the one copy.
+    private static var ownRows: [OptionRow<FetchCommandLine>] {
         TransferOptions.rows.map { $0.lifted({ try $1(&$0.current.transfer) }) }
         + URLList.rows.map { $0.lifted({ try $1(&$0.current.urls) }) }
         + OutputOptions.rows.map { row in
@@ -90,6 +95,7 @@ struct FetchCommandLine: Subcommand {
             OptionRow("disable", "q", .none, "", general,
                       "As the first option: don't read the default config file") { _, _ in },
         ]
+    }
 
     /// A URL of the current operation.
     mutating func take(_ url: String) { current.urls.add(url: url) }

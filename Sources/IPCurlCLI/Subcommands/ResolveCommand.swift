@@ -19,9 +19,9 @@ struct ResolveCommand: Subcommand {
 
     static let category = OptionCategory("resolve", "What ipcurl resolve prints")
 
-    static let rows = commonRows(category) + ownRows
+    static let rows = commonRows(category, for: ownRows) + ownRows
 
-    static let ownRows: [OptionRow<ResolveCommand>] = [
+    private static let ownRows: [OptionRow<ResolveCommand>] = [
         OptionRow("port", nil, .number, "n", category, "Port to put in the entries (default 443)", important: true) {
             $0.port = try $1.integer(in: 1...65535)
         },

@@ -30,9 +30,7 @@ protocol Subcommand: Sendable {
     static var summary: String { get }
     /// The category `--help` and `--version` are listed under.
     static var category: OptionCategory { get }
-    /// The options but `--help` and `--version`.
-    static var ownRows: [OptionRow<Self>] { get }
-    /// The whole option table, in help order (``ownRows`` and ``commonRows(_:)``).
+    /// The whole option table in help order: its own options and ``commonRows(_:for:)``, built once.
     static var rows: [OptionRow<Self>] { get }
 
     /// Every option at its default.
@@ -56,28 +54,30 @@ extension Subcommand {
     static var helpCommand: String { name == Subcommands.defaultName ? "ipcurl --help" : "ipcurl help \(name)" }
 
     /// The help categories of this subcommand, in the order they first appear.
-    static var categories: [OptionCategory] {
+    static var categories: [OptionCategory] { categories(of: rows) }
+
+    /// The categories of `rows`, in the order they first appear.
+    static func categories(of rows: [OptionRow<Self>]) -> [OptionCategory] {
         var seen: [OptionCategory] = []
         // Rows of one category mostly follow each other: the last one seen answers most rows without a search.
-        for row in ownRows where seen.last?.name != row.category.name && !seen.contains(where: { $0.name == row.category.name }) {
+        for row in rows where seen.last?.name != row.category.name && !seen.contains(where: { $0.name == row.category.name }) {
             seen.append(row.category)
         }
-        if !seen.contains(where: { $0.name == category.name }) { seen.append(category) }
         return seen
     }
 
-    /// The `--help` and `--version` rows, listed under ``category``.
-    static func commonRows(_ category: OptionCategory) -> [OptionRow<Self>] {
-        [
-            OptionRow("help", "h", .optionalWord(helpWords), "", category,
+    /// The `--help` and `--version` rows of a table whose other options are `own`, listed under `category`:
+    /// `--help` takes `all`, `category`, `exit` and the categories of the table (only its own, so a start-up builds
+    /// no other subcommand's table).
+    static func commonRows(_ category: OptionCategory, for own: [OptionRow<Self>]) -> [OptionRow<Self>] {
+        var words = ["all", "category", "exit"] + categories(of: own).map(\.name)
+        if !words.contains(category.name) { words.append(category.name) }
+        return [
+            OptionRow("help", "h", .optionalWord(words), "", category,
                       "Show help: the important options, a CATEGORY, \"category\", \"exit\" or \"all\"") { $0.help = $1.text },
             OptionRow("version", "V", .none, "", category, "Show ipcurl's and libcurl's versions") { line, _ in line.version = true },
         ]
     }
-
-    /// The words this subcommand's `--help` accepts: `all`, `category`, `exit` and its own categories. Only its
-    /// own: a start-up builds no other subcommand's table.
-    static var helpWords: [String] { ["all", "category", "exit"] + categories.map(\.name) }
 
     /// This subcommand for the man page and completions.
     static var documentSummary: SubcommandSummary {
