@@ -59,16 +59,7 @@ struct ResolveCommand: Subcommand {
         } catch {
             return .failed(error)
         }
-        session.announce()
-        let names = hosts.map { HostSpelling.lookupName($0) ?? $0 }
-        for (host, name) in zip(hosts, names) where host.utf8.contains(where: { $0 >= 0x80 }) {
-            diagnostics.trace(DecisionLog.idn(host, is: name))
-        }
-        var items: [ResolveListing.Item] = []
-        for (host, result) in zip(names, session.resolve(hosts: names, port: port, within: budget)) {
-            if case .failure(let error) = result { diagnostics.error(error) }
-            items.append(ResolveListing.Item(host: host, result: result.map(\.resolution)))
-        }
+        let items = ResolveListing.resolve(hosts, port: port, session: session, within: budget)
         var printed = Commands.printListing(ResolveListing.render(items, port: port, format: format))
         if case .failed(let error) = printed {
             diagnostics.error(error)

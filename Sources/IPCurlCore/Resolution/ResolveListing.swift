@@ -27,6 +27,21 @@ public struct ResolveListing {
         }
     }
 
+    /// The `resolve` orchestrator: `hosts` (as typed) resolved by `session` in one lookup within `budget`, each
+    /// IDN shown as looked up under `-v`, each failure told as it comes; one item per host, in order.
+    public static func resolve(_ hosts: [String], port: Int, session: ResolverSession, within budget: TimeBudget?) -> [Item] {
+        let diagnostics = session.diagnostics
+        session.announce()
+        let names = hosts.map { HostSpelling.lookupName($0) ?? $0 }
+        for (host, name) in zip(hosts, names) where host.utf8.contains(where: { $0 >= 0x80 }) {
+            diagnostics.trace(DecisionLog.idn(host, is: name))
+        }
+        return zip(names, session.resolve(hosts: names, port: port, within: budget)).map { host, result in
+            if case .failure(let error) = result { diagnostics.error(error) }
+            return Item(host: host, result: result.map(\.resolution))
+        }
+    }
+
     /// The stdout text for `items` in `format`; failed hosts appear only in JSON (their errors go to stderr).
     public static func render(_ items: [Item], port: Int, format: Format) -> String {
         switch format {
