@@ -8,9 +8,7 @@ public enum Documentation {
     public static var subcommands: [SubcommandSummary] { Subcommands.all.map { $0.documentSummary } }
 
     /// The exit-code table (``ExitCodes/table``): code, curl's name without `CURLE_`, meaning.
-    public static var exitCodes: [(code: String, name: String, summary: String)] {
-        ExitCodes.table.map { ($0.code, $0.name, $0.summary) }
-    }
+    public static var exitCodes: [ExitCodeRow] { ExitCodes.table }
 
     /// `ipcurl.1`.
     public static func manPage() -> String {

@@ -2,10 +2,10 @@ import CurlKit
 
 /// One exit status of ipcurl: the code (`128+N` for the signal row), curl's name for it without `CURLE_`, and what
 /// it means here.
-struct ExitCodeRow: Sendable {
-    let code: String
-    let name: String
-    let summary: String
+public struct ExitCodeRow: Sendable {
+    public let code: String
+    public let name: String
+    public let summary: String
 }
 
 /// The one table of ipcurl's exit statuses — curl's codes, with what each means for ipcurl. The man page's

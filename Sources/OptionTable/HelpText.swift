@@ -15,11 +15,7 @@ public struct HelpText<Config> {
     }
 
     /// The categories in the order their first option appears.
-    public var categories: [OptionCategory] {
-        var seen: [OptionCategory] = []
-        for row in rows where !seen.contains(row.category) { seen.append(row.category) }
-        return seen
-    }
+    public var categories: [OptionCategory] { OptionCategory.inOrder(rows.lazy.map { $0.category }) }
 
     /// What `--help WORD` prints: the important options (empty word), `all`, `category`, or one category;
     /// `nil` for a word that names none.

@@ -38,6 +38,20 @@ public struct OptionCategory: Sendable, Hashable {
     }
 }
 
+extension OptionCategory {
+    /// The distinct categories of `categories` (by name), in the order they first appear: what help, the man page
+    /// and completions group options by. Rows of one category mostly follow each other, so the last one kept
+    /// answers most of them without a search (tables are built at every start-up).
+    @inlinable
+    public static func inOrder(_ categories: some Sequence<OptionCategory>) -> [OptionCategory] {
+        var seen: [OptionCategory] = []
+        for category in categories where seen.last?.name != category.name && !seen.contains(where: { $0.name == category.name }) {
+            seen.append(category)
+        }
+        return seen
+    }
+}
+
 /// One option of a subcommand: its names, what it takes, its help and what it does to the command's
 /// configuration. A subcommand's options are one array of rows, as curl's `aliases[]` table.
 /// - SeeAlso: curl's `src/tool_getparam.c` (`struct LongShort aliases[]`), `src/tool_listhelp.c`.

@@ -40,9 +40,5 @@ public struct SubcommandSummary: Sendable {
     }
 
     /// The categories in the order their first option appears.
-    public var categories: [OptionCategory] {
-        var seen: [OptionCategory] = []
-        for option in options where !seen.contains(option.category) { seen.append(option.category) }
-        return seen
-    }
+    public var categories: [OptionCategory] { OptionCategory.inOrder(options.lazy.map { $0.category }) }
 }

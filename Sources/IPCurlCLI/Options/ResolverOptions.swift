@@ -91,6 +91,13 @@ struct ResolverOptions: Sendable {
         return options
     }
 
+    /// The run's resolver session these options describe, telling `diagnostics`; trust errors (exit 77) come
+    /// before resolver-setting errors, as they are checked in that order.
+    func session(_ diagnostics: Diagnostics) throws(CurlError) -> ResolverSession {
+        let transport = try transport()
+        return ResolverSession(settings: try settings(), transport: transport, diagnostics: diagnostics)
+    }
+
     /// The resolver settings these options describe: at most one provider flag, else `IPCURL_DNS`, else DoH.
     func settings() throws(CurlError) -> ResolverSettings {
         var settings = ResolverSettings()

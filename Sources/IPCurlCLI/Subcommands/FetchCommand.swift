@@ -24,8 +24,7 @@ enum FetchCommand {
         var job = FetchJob(operations: operations.map { operation in
             let diagnostics = operation.output.diagnostics(base)
             return FetchJob.Operation(diagnostics: diagnostics, session: Result { () throws(CurlError) in
-                let transport = try operation.resolver.transport()
-                return ResolverSession(settings: try operation.resolver.settings(), transport: transport, diagnostics: diagnostics)
+                try operation.resolver.session(diagnostics)
             })
         })
         var slots: [URLSlot] = []
@@ -59,7 +58,6 @@ enum FetchCommand {
                                     _ diagnostics: Diagnostics) throws(CurlError) -> FetchRequest {
         var request = FetchRequest(url: transfer.url)
         try operation.transfer.apply(to: &request, diagnostics: diagnostics)
-        request.template.transport = try operation.resolver.transport()
         request.outputPath = transfer.output.map(operation.output.placed)
         if transfer.remoteName { request.outputPath = operation.output.placed(try URLList.remoteName(of: request.url)) }
         try operation.output.apply(to: &request)

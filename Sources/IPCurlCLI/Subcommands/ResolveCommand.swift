@@ -51,14 +51,8 @@ struct ResolveCommand: Subcommand {
         var diagnostics = base
         diagnostics.verbose = verbose
         let session: ResolverSession
-        let budget: TimeBudget?
-        do throws(CurlError) {
-            let transport = try resolver.transport()
-            session = ResolverSession(settings: try resolver.settings(), transport: transport, diagnostics: diagnostics)
-            budget = transport.timeoutMS.map { TimeBudget(limitMS: $0) }
-        } catch {
-            return .failed(error)
-        }
+        do throws(CurlError) { session = try resolver.session(diagnostics) } catch { return .failed(error) }
+        let budget = session.transport.timeoutMS.map { TimeBudget(limitMS: $0) }
         let items = ResolveListing.resolve(hosts, port: port, session: session, within: budget)
         var printed = Commands.printListing(ResolveListing.render(items, port: port, format: format))
         if case .failed(let error) = printed {

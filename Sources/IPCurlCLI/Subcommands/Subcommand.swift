@@ -53,24 +53,11 @@ extension Subcommand {
     /// The command that shows this subcommand's help.
     static var helpCommand: String { name == Subcommands.defaultName ? "ipcurl --help" : "ipcurl help \(name)" }
 
-    /// The help categories of this subcommand, in the order they first appear.
-    static var categories: [OptionCategory] { categories(of: rows) }
-
-    /// The categories of `rows`, in the order they first appear.
-    static func categories(of rows: [OptionRow<Self>]) -> [OptionCategory] {
-        var seen: [OptionCategory] = []
-        // Rows of one category mostly follow each other: the last one seen answers most rows without a search.
-        for row in rows where seen.last?.name != row.category.name && !seen.contains(where: { $0.name == row.category.name }) {
-            seen.append(row.category)
-        }
-        return seen
-    }
-
     /// The `--help` and `--version` rows of a table whose other options are `own`, listed under `category`:
     /// `--help` takes `all`, `category`, `exit` and the categories of the table (only its own, so a start-up builds
     /// no other subcommand's table).
     static func commonRows(_ category: OptionCategory, for own: [OptionRow<Self>]) -> [OptionRow<Self>] {
-        var words = ["all", "category", "exit"] + categories(of: own).map(\.name)
+        var words = ["all", "category", "exit"] + OptionCategory.inOrder(own.lazy.map { $0.category }).map { $0.name }
         if !words.contains(category.name) { words.append(category.name) }
         return [
             OptionRow("help", "h", .optionalWord(words), "", category,

@@ -28,7 +28,7 @@ final class NameTable {
             let results = session.resolve(hosts: hosts, port: port, within: TimeBudget(limitMS: timeLimitMS, from: began))
             let spent = (ContinuousClock.now - began).wholeMicroseconds
             for (host, result) in zip(hosts, results) {
-                lookups[Self.key(host, port)] = Lookup(result: result.map(\.resolution), microseconds: spent)
+                lookups[Self.key(host, port)] = Lookup(result: result, microseconds: spent)
             }
         }
         session.finish()

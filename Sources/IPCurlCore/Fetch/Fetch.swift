@@ -46,8 +46,8 @@ final class FetchRun {
     let request: FetchRequest
     /// The run's resolution, shared with its other transfers of the same options.
     let session: ResolverSession
-    /// Where `-v` and warnings go.
-    let diagnostics: Diagnostics
+    /// Where `-v` and warnings go: the session's.
+    var diagnostics: Diagnostics { session.diagnostics }
     let clock = ContinuousClock()
     var attemptStart: ContinuousClock.Instant
     let output: OutputFile
@@ -67,7 +67,6 @@ final class FetchRun {
     init(request: FetchRequest, session: ResolverSession) {
         self.request = request
         self.session = session
-        diagnostics = session.diagnostics
         attemptStart = clock.now
         output = OutputFile(path: request.outputPath, createDirectories: request.createDirectories,
                             appends: request.resume != nil && request.outputPath.map { $0 != "-" } == true)

@@ -96,6 +96,8 @@ public struct FetchJob: Sendable {
         do throws(CurlError) {
             let session = try operations[transfer.operation].session.get()
             var request = try make(transfer, diagnostics)
+            // The run's trust, limits and families are the session's, made once per operation.
+            request.template.transport = session.transport
             request.template.families = session.settings.families
             request.trace = trace
             let outcome = Fetch.run(request, session: session)

@@ -38,7 +38,7 @@ public struct ResolveListing {
         }
         return zip(names, session.resolve(hosts: names, port: port, within: budget)).map { host, result in
             if case .failure(let error) = result { diagnostics.error(error) }
-            return Item(host: host, result: result.map(\.resolution))
+            return Item(host: host, result: result)
         }
     }
 

@@ -49,6 +49,8 @@ public final class ResolverSession: @unchecked Sendable {
     public let settings: ResolverSettings
     /// Where decisions and fallback warnings are told.
     public let diagnostics: Diagnostics
+    /// The run's trust and time limits: the HTTPDNS queries' and the requests'.
+    public let transport: TransportOptions
     private let policy: ResolutionPolicy
     private var resolutions = NameList<Resolution>()
     private let lock = Lock()
@@ -57,6 +59,7 @@ public final class ResolverSession: @unchecked Sendable {
     public init(settings: ResolverSettings, transport: TransportOptions, diagnostics: Diagnostics) {
         self.settings = settings
         self.diagnostics = diagnostics
+        self.transport = transport
         policy = settings.policy(transport: transport)
         if diagnostics.verbose { policy.note = { diagnostics.traceNotes([$0]) } }
     }
@@ -68,7 +71,7 @@ public final class ResolverSession: @unchecked Sendable {
     }
 
     /// Resolves `host` (as libcurl will look it up; `unicode`, the IDN as written, for `-v`) for `port`, within
-    /// `budget`; a name this session already resolved is answered from the run's answers.
+    /// `budget`; when the run's answers hold `host`:`port`, that answer is returned without a lookup.
     public func resolve(host: String, port: Int, unicode: String? = nil,
                         within budget: TimeBudget?) throws(CurlError) -> NameLookup {
         try lock.locked { () throws(CurlError) -> NameLookup in
@@ -88,20 +91,16 @@ public final class ResolverSession: @unchecked Sendable {
         }
     }
 
-    /// Resolves `hosts` for `port` in one lookup within `budget`, letting the provider batch them; each result
-    /// carries the whole lookup's time.
-    public func resolve(hosts: [String], port: Int, within budget: TimeBudget?) -> [Result<NameLookup, CurlError>] {
+    /// Resolves `hosts` for `port` in one lookup within `budget`, letting the provider batch them.
+    public func resolve(hosts: [String], port: Int, within budget: TimeBudget?) -> [Result<Resolution, CurlError>] {
         lock.locked {
             policy.deadline = budget?.deadline
-            let began = ContinuousClock.now
-            let results = policy.resolve(hosts: hosts, port: port)
-            let spent = (ContinuousClock.now - began).wholeMicroseconds
-            return zip(hosts, results).map { host, result in
+            return zip(hosts, policy.resolve(hosts: hosts, port: port)).map { host, result in
                 switch result {
                 case .success(let resolution):
                     resolutions["\(host):\(port)"] = resolution
                     tell(resolution, host: host)
-                    return .success(NameLookup(resolution: resolution, microseconds: spent))
+                    return .success(resolution)
                 case .failure(let error):
                     return .failure(failure(error, host: host, budget: budget))
                 }
