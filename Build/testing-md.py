@@ -113,7 +113,7 @@ def fuzz(lines, command, old_body):
     at_once = f", {parallel[1]} at a time" if parallel else ""
     date, head, where = today(), commit(), machine().split(",")[0]
     rows = {}
-    for line in (old_body or "").splitlines():  # rows of earlier runs, by target
+    for line in (old_body or "").splitlines():  # the rows the section holds, by target
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
         if line.startswith("| Fuzz") and len(cells) == 7:
             rows[cells[0]] = cells

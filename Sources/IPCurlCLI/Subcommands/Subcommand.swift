@@ -11,7 +11,7 @@ enum Completion: Error {
     case failed(CurlError)
     /// Not told yet: printed as curl prints option errors, `ipcurl: message` without the number; exit N.
     case refused(CurlError)
-    /// Already told when it happened (a transfer's error as that transfer ended); exit N.
+    /// Told when it happened (a transfer's error as that transfer ended); exit N.
     case reported(CurlError)
     /// `check`: a probe failed; the report says which.
     case probesFailed

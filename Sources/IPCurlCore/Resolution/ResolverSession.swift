@@ -30,7 +30,7 @@ public struct TimeBudget: Sendable {
 }
 
 /// One name's lookup in a session: the resolution and the time the lookup took (`%{dns_time}`, check's
-/// `resolve` phase); a name the session already knew costs nothing.
+/// `resolve` phase); a name the run's answers hold costs nothing.
 public struct NameLookup: Sendable {
     /// The resolution.
     public let resolution: Resolution
