@@ -50,6 +50,15 @@ static inline const char *ccurl_easy_tls_version(CURL *h) {
 }
 
 static inline CURLSHcode ccurl_share_setopt_long(CURLSH *s, CURLSHoption o, long v) { return curl_share_setopt(s, o, v); }
+typedef void (*ccurl_share_lock_callback)(CURL *handle, curl_lock_data data, curl_lock_access access, void *userptr);
+typedef void (*ccurl_share_unlock_callback)(CURL *handle, curl_lock_data data, void *userptr);
+static inline CURLSHcode ccurl_share_setopt_locks(CURLSH *s, ccurl_share_lock_callback lock, ccurl_share_unlock_callback unlock, void *user) {
+    CURLSHcode rc = curl_share_setopt(s, CURLSHOPT_LOCKFUNC, lock);
+    if (rc == CURLSHE_OK) rc = curl_share_setopt(s, CURLSHOPT_UNLOCKFUNC, unlock);
+    if (rc == CURLSHE_OK) rc = curl_share_setopt(s, CURLSHOPT_USERDATA, user);
+    return rc;
+}
+static const int ccurl_lock_data_count = CURL_LOCK_DATA_LAST;
 static inline CURLMcode ccurl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
 
 static inline const curl_version_info_data *ccurl_version_info(void) { return curl_version_info(CURLVERSION_NOW); }

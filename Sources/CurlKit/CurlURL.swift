@@ -28,10 +28,25 @@ public struct CurlURL: Sendable, Equatable {
     /// `user[:password]`, if any (a secret: never print it).
     public let userInfo: String?
     /// `scheme://host:port/path`, with user info, query and fragment removed: safe for logs and `-v`.
-    public let redacted: String
+    public var redacted: String {
+        let hostPart = host.contains(":") ? "[\(host)]" : host
+        return "\(scheme)://\(hostPart):\(port)\(path)"
+    }
+
     /// The URL without user info and fragment, as libcurl sends it as an automatic `Referer`.
     /// - SeeAlso: `CURLOPT_AUTOREFERER`.
-    public let referer: String
+    public var referer: String {
+        guard let handle = curl_url() else { return text }
+        defer { curl_url_cleanup(handle) }
+        // `text` is normalized already: parsed again as it is, with its path kept as it is.
+        let flags = UInt32(CURLU_NON_SUPPORT_SCHEME) | UInt32(CURLU_PATH_AS_IS)
+        guard curl_url_set(handle, CURLUPART_URL, text, flags) == CURLUE_OK else { return text }
+        for which in [CURLUPART_USER, CURLUPART_PASSWORD, CURLUPART_FRAGMENT] { curl_url_set(handle, which, nil, 0) }
+        var value: UnsafeMutablePointer<CChar>?
+        guard curl_url_get(handle, CURLUPART_URL, &value, 0) == CURLUE_OK, let value else { return text }
+        defer { curl_free(value) }
+        return String(cString: value)
+    }
 
     /// Parses `text`; a missing scheme is guessed as curl does (`example.com` → `http://example.com/`).
     /// `pathAsIs` keeps `/../` and `/./` in the path (`--path-as-is`). Throws exit 3 for a malformed URL.
@@ -69,12 +84,8 @@ public struct CurlURL: Sendable, Equatable {
         hasCredentials = user != nil || password != nil
         userInfo = hasCredentials ? (user ?? "") + (password.map { ":" + $0 } ?? "") : nil
         query = part(CURLUPART_QUERY)
-        let hostPart = host.hasPrefix("[") || !host.contains(":") ? host : "[\(host)]"
         path = part(CURLUPART_PATH) ?? "/"
-        hasQueryOrFragment = part(CURLUPART_QUERY) != nil || part(CURLUPART_FRAGMENT) != nil
-        redacted = "\(self.scheme)://\(hostPart):\(port)\(path)"
-        for which in [CURLUPART_USER, CURLUPART_PASSWORD, CURLUPART_FRAGMENT] { curl_url_set(handle, which, nil, 0) }
-        referer = part(CURLUPART_URL) ?? url
+        hasQueryOrFragment = query != nil || part(CURLUPART_FRAGMENT) != nil
     }
 
     /// ``text`` with `userInfo` (`user[:password]`, percent-encoded as in a URL; `nil` for none) instead of its

@@ -104,4 +104,9 @@ extension EasyHandle {
     /// A cookie file read into the cookie engine; each call adds one.
     /// - SeeAlso: `CURLOPT_COOKIEFILE`.
     public func set(cookieFile: String) throws(CurlError) { try set(CURLOPT_COOKIEFILE, cookieFile) }
+
+    /// Opens a new connection for this transfer instead of reusing one from the pool; the new connection stays
+    /// in the pool for later transfers.
+    /// - SeeAlso: `CURLOPT_FRESH_CONNECT`.
+    public func opensNewConnection() throws(CurlError) { try set(CURLOPT_FRESH_CONNECT, 1) }
 }

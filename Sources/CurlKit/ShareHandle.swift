@@ -1,19 +1,31 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 internal import CCurl
 
-/// A libcurl share handle that lets the easy handles of one run (every redirect hop, retry and IP failover)
-/// keep one cookie store and one connection pool, as a single handle following redirects would.
+/// A libcurl share handle: the easy handles attached to it keep one cookie store, one TLS session cache, one
+/// connection pool or one DNS cache, as the transfers of one curl command line do.
 ///
-/// Used from one thread at a time, so no lock callbacks are installed. Not `Sendable`.
-/// - SeeAlso: `CURLOPT_SHARE`, `CURLSHOPT_SHARE`, `CURL_LOCK_DATA_COOKIE`, `CURL_LOCK_DATA_CONNECT`,
-///   `CURL_LOCK_DATA_DNS`.
-public final class ShareHandle {
+/// A share made ``init(sharing:threadSafe:)`` with `threadSafe` installs one lock per kind of data, so handles on
+/// different threads may use it at once; libcurl 7.88 cannot share a connection pool between threads, so such a
+/// share refuses ``SharedData/connections``.
+/// - SeeAlso: `CURLOPT_SHARE`, `CURLSHOPT_SHARE`, `CURLSHOPT_LOCKFUNC`, `CURLSHOPT_UNLOCKFUNC`,
+///   `CURL_LOCK_DATA_COOKIE`, `CURL_LOCK_DATA_SSL_SESSION`, `CURL_LOCK_DATA_CONNECT`, `CURL_LOCK_DATA_DNS`.
+public final class ShareHandle: @unchecked Sendable {
     private let raw: UnsafeMutableRawPointer
+    /// One mutex per `curl_lock_data` value, when thread-safe.
+    private let mutexes: UnsafeMutablePointer<pthread_mutex_t>?
 
     /// What a share holds for the handles attached to it.
-    /// - SeeAlso: `CURLSHOPT_SHARE`, `CURL_LOCK_DATA_COOKIE`, `CURL_LOCK_DATA_CONNECT`, `CURL_LOCK_DATA_DNS`.
+    /// - SeeAlso: `CURLSHOPT_SHARE`, `CURL_LOCK_DATA_COOKIE`, `CURL_LOCK_DATA_SSL_SESSION`,
+    ///   `CURL_LOCK_DATA_CONNECT`, `CURL_LOCK_DATA_DNS`.
     public enum SharedData: Sendable {
-        /// The cookie store.
+        /// The cookie store (used by a handle whose cookie engine is on: a cookie file or jar set).
         case cookies
+        /// The TLS session cache: a new connection to a host resumes the session of an earlier one.
+        case tlsSessions
         /// The connection pool.
         case connections
         /// The DNS cache, `CURLOPT_RESOLVE` entries included: a handle with a DNS share of its own is not
@@ -23,27 +35,56 @@ public final class ShareHandle {
         var lock: curl_lock_data {
             switch self {
             case .cookies: CURL_LOCK_DATA_COOKIE
+            case .tlsSessions: CURL_LOCK_DATA_SSL_SESSION
             case .connections: CURL_LOCK_DATA_CONNECT
             case .dns: CURL_LOCK_DATA_DNS
             }
         }
     }
 
-    /// Shares `data` (cookies and connections unless told otherwise).
-    public init(sharing data: [SharedData] = [.cookies, .connections]) throws(CurlError) {
+    /// Shares `data`; `threadSafe` installs locks (and refuses `.connections`, which libcurl 7.88 cannot share
+    /// between threads).
+    public init(sharing data: [SharedData], threadSafe: Bool = false) throws(CurlError) {
         try CurlRuntime.ensureUsable()
+        guard !threadSafe || !data.contains(.connections) else {
+            throw CurlError.notBuiltIn.with(message: "libcurl 7.88 cannot share a connection pool between threads")
+        }
         guard let share = curl_share_init() else { throw CurlError.outOfMemory.with(message: "curl_share_init failed") }
         raw = share
-        for data in data.map(\.lock) {
+        if threadSafe {
+            let count = Int(ccurl_lock_data_count)
+            let locks = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: count)
+            for index in 0..<count {
+                (locks + index).initialize(to: pthread_mutex_t())
+                pthread_mutex_init(locks + index, nil)
+            }
+            mutexes = locks
+            _ = ccurl_share_setopt_locks(share, { _, data, _, user in
+                pthread_mutex_lock(user!.assumingMemoryBound(to: pthread_mutex_t.self) + Int(data.rawValue))
+            }, { _, data, user in
+                pthread_mutex_unlock(user!.assumingMemoryBound(to: pthread_mutex_t.self) + Int(data.rawValue))
+            }, UnsafeMutableRawPointer(locks))
+        } else {
+            mutexes = nil
+        }
+        for data in data.map({ $0.lock }) {
             let result = ccurl_share_setopt_long(share, CURLSHOPT_SHARE, Int(data.rawValue))
             guard result == CURLSHE_OK else {
-                curl_share_cleanup(share)
-                throw CurlError.notBuiltIn.with(message: "libcurl cannot share data \(data.rawValue): \(String(cString: curl_share_strerror(result)))")
+                let message = String(cString: curl_share_strerror(result))
+                Self.release(share, mutexes)
+                throw CurlError.notBuiltIn.with(message: "libcurl cannot share data \(data.rawValue): \(message)")
             }
         }
     }
 
-    deinit { curl_share_cleanup(raw) }
+    deinit { Self.release(raw, mutexes) }
+
+    private static func release(_ share: UnsafeMutableRawPointer, _ mutexes: UnsafeMutablePointer<pthread_mutex_t>?) {
+        curl_share_cleanup(share)
+        guard let mutexes else { return }
+        for index in 0..<Int(ccurl_lock_data_count) { pthread_mutex_destroy(mutexes + index) }
+        mutexes.deallocate()
+    }
 
     /// Makes `handle` use this share; `handle` keeps the share alive.
     public func attach(to handle: EasyHandle) throws(CurlError) {

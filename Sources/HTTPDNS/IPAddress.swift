@@ -57,16 +57,16 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// Canonical text from `inet_ntop`, e.g. `127.0.0.1` or `::1`.
     public var description: String {
-        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         let af = family == .v4 ? AF_INET : AF_INET6
-        let ok = bytes.withUnsafeBytes { raw in
-            inet_ntop(af, raw.baseAddress, &buffer, socklen_t(buffer.count)) != nil
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(INET6_ADDRSTRLEN) + 1) { buffer in
+            let ok = bytes.withUnsafeBytes { raw in
+                inet_ntop(af, raw.baseAddress, buffer.baseAddress, socklen_t(buffer.count)) != nil
+            }
+            precondition(ok, "inet_ntop failed on a validated address")
+            return String(cString: buffer.baseAddress!)
         }
-        precondition(ok, "inet_ntop failed on a validated address")
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// The form used inside a resolve entry: IPv6 in brackets, IPv4 bare.
     public var resolveEntryForm: String {
         family == .v6 ? "[\(description)]" : description
     }

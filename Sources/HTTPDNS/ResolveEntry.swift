@@ -12,6 +12,10 @@ public struct ResolveEntry: Sendable, Equatable, CustomStringConvertible {
     public let port: Int
     /// The addresses, in the order libcurl should try them; never empty.
     public let addresses: [IPAddress]
+    /// The one spelling of an entry as text: what libcurl is handed when a handle is configured, what
+    /// `ipcurl resolve` prints and what `-v` shows. Everything before that holds the typed entry. Rendered once,
+    /// when the entry is made: every transfer pinned to it hands libcurl the same text.
+    public let description: String
 
     /// Builds an entry; returns `nil` for an invalid host or port or no addresses.
     public init?(host: String, port: Int, addresses: [IPAddress]) {
@@ -19,6 +23,7 @@ public struct ResolveEntry: Sendable, Equatable, CustomStringConvertible {
         self.host = name
         self.port = port
         self.addresses = addresses
+        description = "\(name):\(port):" + addresses.map(\.resolveEntryForm).joined(separator: ",")
     }
 
     /// The entry for `answer` on `port`.
@@ -48,11 +53,6 @@ public struct ResolveEntry: Sendable, Equatable, CustomStringConvertible {
         self = entry
     }
 
-    /// The one spelling of an entry as text: what libcurl is handed when a handle is configured, what
-    /// `ipcurl resolve` prints and what `-v` shows. Everything before that holds the typed entry.
-    public var description: String {
-        "\(host):\(port):" + addresses.map(\.resolveEntryForm).joined(separator: ",")
-    }
 
     /// The same entry for the name spelled `lookupName` (a trailing dot, another case).
     public func spelled(_ lookupName: String) -> ResolveEntry {

@@ -23,9 +23,10 @@ public struct FetchOutcome: Sendable {
 public enum Fetch {
     /// Performs `request`, streaming the body to its output; never throws, the outcome carries the error.
     /// `session` is shared with the run's other transfers of the same options, so each name is asked once; its
-    /// diagnostics tell what is decided and warned. The error itself is the caller's to report.
-    public static func run(_ request: FetchRequest, session: ResolverSession) -> FetchOutcome {
-        let run = FetchRun(request: request, session: session)
+    /// diagnostics tell what is decided and warned. `share` holds the cookies, TLS sessions and connections of
+    /// the command line's transfers. The error itself is the caller's to report.
+    public static func run(_ request: FetchRequest, session: ResolverSession, share: CommandShare) -> FetchOutcome {
+        let run = FetchRun(request: request, session: session, share: share)
         let failure = run.perform()
         var report = run.hops.isEmpty ? TransferReport(url: request.url) : TransferReport.chain(run.hops)
         report.exitCode = failure?.exitCode ?? 0
@@ -54,7 +55,8 @@ final class FetchRun {
     let headerDump: OutputFile?
     let meter: ProgressMeter?
     let stdin = StdinReplay()
-    var share: ShareHandle?
+    /// The command line's cookies, TLS sessions and connection pool.
+    let share: CommandShare
     var lastResolution: Resolution?
     /// Whether the last hop went through a proxy, which resolves the name itself.
     var viaProxy = false
@@ -64,9 +66,10 @@ final class FetchRun {
     /// The last hop's handle, for the retry decision.
     var lastHandle: EasyHandle?
 
-    init(request: FetchRequest, session: ResolverSession) {
+    init(request: FetchRequest, session: ResolverSession, share: CommandShare) {
         self.request = request
         self.session = session
+        self.share = share
         attemptStart = clock.now
         output = OutputFile(path: request.outputPath, createDirectories: request.createDirectories,
                             appends: request.resume != nil && request.outputPath.map { $0 != "-" } == true)
@@ -84,9 +87,6 @@ final class FetchRun {
     func perform() -> CurlError? {
         session.announce()
         defer { session.finish() }
-        if request.redirects.follow || request.retry.count > 0 || !request.template.cookieFiles.isEmpty || request.template.cookieJar != nil {
-            share = try? ShareHandle()
-        }
         let firstStart = clock.now
         var retriesLeft = request.retry.count
         var backoff = RetryRules.firstBackoffMS

@@ -24,7 +24,9 @@ extension FetchRun {
         let resolution = try resolve(hop.url)
         var addresses = resolution?.entry?.addresses ?? []
         while true {
-            let entry = resolution?.entry.flatMap { ResolveEntry(host: $0.host, port: $0.port, addresses: addresses) }
+            let entry = resolution?.entry.flatMap { given in
+                given.addresses == addresses ? given : ResolveEntry(host: given.host, port: given.port, addresses: addresses)
+            }
             let handle = try makeHandle(hop, entry: entry)
             lastHandle = handle
             var headers = ResponseHeaders()
@@ -47,6 +49,7 @@ extension FetchRun {
                 skipsBody = skips
                 return skips || output.write(bytes)
             }
+            defer { if let entry { share.record(connectedTo: handle.primaryIP, for: entry) } }
             do throws(CurlError) {
                 do throws(CurlError) { try handle.perform() } catch {
                     throw output.failure ?? headerDump?.failure ?? error
@@ -73,7 +76,9 @@ extension FetchRun {
 
     /// The hop's report; `%{url_effective}` is the hop's URL as the chain named it (curl's), whatever user info
     /// the hop requested with.
+    /// Without `-w` nothing reads the values, so only the URL is kept.
     private func report(_ handle: EasyHandle, _ headers: ResponseHeaders, _ hop: Hop) -> TransferReport {
+        guard request.writeOut != nil else { return TransferReport(url: request.url) }
         var report = TransferResult(handle: handle, url: request.url, error: nil, headers: headers,
                                     collectedCertificates: request.collectsCertificates).report
         if hop.requestedURL != hop.url.text { report.effectiveURL = hop.url.text }
@@ -92,7 +97,11 @@ extension FetchRun {
         spec.resolveEntries = Self.uniqued(pinned + [entry].compactMap { $0 })
         let handle = try spec.makeHandle(stdin: stdin)
         diagnostics.trace(DecisionLog.entries(spec.resolveEntries))
-        try share?.attach(to: handle)
+        try share.attach(to: handle)
+        if let entry, share.needsNewConnection(for: entry) {
+            diagnostics.trace("* HTTPDNS \(entry.host): a pooled connection goes to an address outside this pin; opening a new one\n")
+            try handle.opensNewConnection()
+        }
         if let meter {
             try handle.reportProgress()
             handle.onProgress = { meter.update(downloadTotal: $0, downloaded: $1, uploadTotal: $2, uploaded: $3); return true }

@@ -84,13 +84,14 @@ public struct FetchJob: Sendable {
     /// exit code for them (``FetchBatch``); every failure has been told by then.
     public func run(_ transfers: [PlannedTransfer],
                     request: @escaping @Sendable (PlannedTransfer, Diagnostics) throws(CurlError) -> FetchRequest) -> CurlError? {
-        FetchBatch.run(count: transfers.count, parallel: parallel, failEarly: failEarly) { [self] index in
-            run(transfers[index], request: request)
+        let share = CommandShare(parallel: (parallel ?? 1) > 1 && transfers.count > 1)
+        return FetchBatch.run(count: transfers.count, parallel: parallel, failEarly: failEarly) { [self] index in
+            run(transfers[index], share: share, request: request)
         }
     }
 
     /// One transfer: its request, the fetch, its error told, `-w` printed.
-    private func run(_ transfer: PlannedTransfer,
+    private func run(_ transfer: PlannedTransfer, share: CommandShare,
                      request make: (PlannedTransfer, Diagnostics) throws(CurlError) -> FetchRequest) -> CurlError? {
         let diagnostics = operations[transfer.operation].diagnostics
         do throws(CurlError) {
@@ -100,7 +101,7 @@ public struct FetchJob: Sendable {
             request.template.transport = session.transport
             request.template.families = session.settings.families
             request.trace = trace
-            let outcome = Fetch.run(request, session: session)
+            let outcome = Fetch.run(request, session: session, share: share)
             if let error = outcome.error { diagnostics.error(error) }
             if let format = request.writeOut {
                 var report = outcome.report

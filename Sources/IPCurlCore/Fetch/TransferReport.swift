@@ -152,14 +152,14 @@ public struct ResponseHeaders: Equatable, Sendable {
     public init() {}
 
     /// Feeds one raw header line (with or without its CRLF).
-    public mutating func receive(_ line: some Collection<UInt8>) {
-        var bytes = Array(line)
-        while let last = bytes.last, last == 0x0D || last == 0x0A { bytes.removeLast() }
-        if bytes.starts(with: Array("HTTP/".utf8)) {
-            fields = []
+    public mutating func receive(_ line: UnsafeRawBufferPointer) {
+        var end = line.count
+        while end > 0, line[end - 1] == 0x0D || line[end - 1] == 0x0A { end -= 1 }
+        let bytes = UnsafeRawBufferPointer(rebasing: line[0..<end])
+        if Self.isStatusLine(bytes) {
+            fields.removeAll(keepingCapacity: true)
             complete = false
-            let code = bytes.split(separator: 0x20, maxSplits: 2).dropFirst().first.map { String(decoding: $0, as: UTF8.self) }
-            interim = code?.count == 3 && code?.first == "1"
+            interim = Self.isInterim(bytes)
         } else if bytes.isEmpty {
             if !interim { complete = true }
         } else if complete {
@@ -175,6 +175,25 @@ public struct ResponseHeaders: Equatable, Sendable {
         }
     }
 
+    /// Feeds one raw header line given as bytes.
+    public mutating func receive(_ line: some Collection<UInt8>) {
+        Array(line).withUnsafeBytes { receive($0) }
+    }
+
+    /// Whether `bytes` starts with `HTTP/`.
+    private static func isStatusLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.count >= 5 && bytes[0] == 0x48 && bytes[1] == 0x54 && bytes[2] == 0x54 && bytes[3] == 0x50 && bytes[4] == 0x2F
+    }
+
+    /// Whether the status line's code (the second blank-separated word) is a three-digit 1xx.
+    private static func isInterim(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard var start = bytes.firstIndex(of: 0x20) else { return false }
+        while start < bytes.count, bytes[start] == 0x20 { start += 1 }
+        var end = start
+        while end < bytes.count, bytes[end] != 0x20 { end += 1 }
+        return end - start == 3 && bytes[start] == UInt8(ascii: "1")
+    }
+
     /// Feeds one header line given as text.
     public mutating func receive(_ line: String) { receive(Array(line.utf8)) }
 
@@ -184,7 +203,7 @@ public struct ResponseHeaders: Equatable, Sendable {
         return fields.first { Self.lowercased($0.name) == wanted }?.value
     }
 
-    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> String {
+    private static func trimmed(_ bytes: Slice<UnsafeRawBufferPointer>) -> String {
         let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
         guard let start = bytes.firstIndex(where: { !blank($0) }), let end = bytes.lastIndex(where: { !blank($0) })
         else { return "" }

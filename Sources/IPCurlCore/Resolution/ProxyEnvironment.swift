@@ -25,7 +25,7 @@ enum ProxyEnvironment {
 
     /// The route libcurl will take for `url` with `settings`, or `nil` for a direct connection.
     static func route(for url: CurlURL, settings: ProxySettings) -> Route? {
-        route(scheme: url.scheme, host: url.host, settings: settings, lookup: { getenv($0).map { String(cString: $0) } })
+        route(scheme: url.scheme, host: url.host, settings: settings, lookup: ProcessProxyVariables.value(of:))
     }
 
     /// ``route(for:settings:)`` over any environment lookup, for tests.
@@ -36,8 +36,12 @@ enum ProxyEnvironment {
         if let proxy = settings.url {
             return proxy.isEmpty ? nil : Route(origin: "-x", resolvesNames: resolvesNames(proxy))
         }
-        let candidates = scheme == "http" ? ["http_proxy"] : ["\(scheme)_proxy", "\(scheme.uppercased())_PROXY"]
-        for name in candidates + ["all_proxy", "ALL_PROXY"] {
+        let candidates = switch scheme {
+        case "http": ["http_proxy", "all_proxy", "ALL_PROXY"]
+        case "https": ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"]
+        default: ["\(scheme)_proxy", "\(scheme.uppercased())_PROXY", "all_proxy", "ALL_PROXY"]
+        }
+        for name in candidates {
             if let proxy = set(name) { return Route(origin: "$" + name, resolvesNames: resolvesNames(proxy)) }
         }
         return nil
@@ -48,6 +52,19 @@ enum ProxyEnvironment {
         let scheme = proxy.prefix { $0 != ":" }
         guard proxy.dropFirst(scheme.count).hasPrefix("://") else { return true }  // no scheme: an HTTP proxy
         return !["socks4", "socks5"].contains(scheme.lowercased())
+    }
+}
+
+/// The proxy variables of the process environment, read once: a command line's transfers all see the
+/// environment the process started with, and a transfer does not pay for seven `getenv` calls.
+private enum ProcessProxyVariables {
+    static let names = ["no_proxy", "NO_PROXY", "http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"]
+    static let values: [String?] = names.map { name in getenv(name).map { String(cString: $0) } }
+
+    /// The variable `name`'s value, `nil` when unset.
+    static func value(of name: String) -> String? {
+        if let index = names.firstIndex(of: name) { return values[index] }
+        return getenv(name).map { String(cString: $0) }
     }
 }
 
