@@ -35,6 +35,8 @@ ENV = {k: v for k, v in os.environ.items()
        if k not in ("CURL_CA_BUNDLE", "SSL_CERT_FILE", "SSL_CERT_DIR", "IPCURL_DNS")}
 ENV["IPCURL_CACHE_DIR"] = os.path.join(SCRATCH, "cache")
 LAB_CA = ["--cacert", CA]
+# The several-URLs row: one command line, one host (connections and TLS sessions reused as curl reuses them).
+SEVERAL = 50
 
 
 @dataclass
@@ -187,6 +189,9 @@ def main():
     rows.append(measure("warm request / curl --doh-url", "answer cache hit, lab CA", warm, curl_doh))
     rows.append(measure("warm request / curl --resolve", "answer cache hit, lab CA", warm, curl_pinned))
     rows.append(measure("cold request / curl --doh-url", "a DoH query (A+AAAA over HTTP/2), lab CA", cold, curl_doh))
+    many = [f"{URL}?n={n}" for n in range(SEVERAL)]
+    rows.append(measure(f"{SEVERAL} URLs of one host", "one command line, warm, lab CA, against curl --resolve",
+                        [IPCURL, *quiet, *LAB_CA, "--doh", DOH, *many], ["curl", *quiet, *LAB_CA, "--resolve", PIN, *many]))
     if NAMESPACED:
         system_warm = [IPCURL, *quiet, "--doh", DOH, URL]
         rows.append(measure("system store: warm / curl's defaults", "no --cacert; curl resolves a.test via /etc/hosts",
@@ -279,6 +284,15 @@ def goals(rows):
     out.append(("warm request instructions / `curl --resolve`'s", "≤ 1.00×",
                 f"{value:.3f}× ({row.ours.instructions / 1e6:.2f} M / {row.theirs.instructions / 1e6:.2f} M)" if value
                 else "not measured", "yes" if value and value <= 1.0 else "no", REASONS["instructions"]))
+    ratio(f"{SEVERAL} URLs of one host", f"{SEVERAL} URLs of one host in one command / curl's", 1.10, REASONS["several"])
+    several, single = find(rows, f"{SEVERAL} URLs of one host"), find(rows, "warm request / curl --resolve")
+    if several and single and several.ours.instructions and single.ours.instructions:
+        # The cost of each URL after the first: the row's instructions less the single request's, per extra URL.
+        ours = (several.ours.instructions - single.ours.instructions) / (SEVERAL - 1)
+        theirs = (several.theirs.instructions - single.theirs.instructions) / (SEVERAL - 1)
+        out.append(("instructions per further URL / curl's", "≤ 1.00×",
+                    f"{ours / theirs:.3f}× ({ours / 1e3:.0f} k / {theirs / 1e3:.0f} k)",
+                    "yes" if ours <= theirs else "no", REASONS["per-url"]))
     ratio("64 MiB download to a file", "64 MiB download to a file, time / curl", 1.05, REASONS["download"])
     for name, figure, goal in (("warm request / curl --resolve", "peak RSS, warm request", 18),
                                ("64 MiB download to a file", "peak RSS, 64 MiB download", 17),
@@ -314,6 +328,10 @@ REASONS = {
     "instructions": "the minimal Swift program (Benchmarks/Floor) is the floor this figure stands on.",
     "download": "the per-byte path is libcurl's on both sides; only file handling differs.",
     "rss": "the static Swift runtime's pages are resident from the start (compare --version).",
+    "several": "each URL is a transfer of ipcurl's own loop (resolution, pin, redirect and retry rules) on a new easy "
+               "handle, as curl makes one per URL. ",
+    "per-url": "ipcurl builds each URL's request from its options and parses the URL before libcurl does (to resolve "
+               "its host); curl's tool does less per URL. ",
 }
 
 
