@@ -18,6 +18,9 @@ struct URLList: Sendable {
     }
 
     private(set) var slots: [Slot] = []
+    /// The first slot without a URL and the first without an output (`slots.count` when there is none): both only
+    /// move forward, so pairing a long command line costs one step per argument.
+    private var firstWithoutURL = 0, firstWithoutOutput = 0
     /// `--remote-name-all`: a URL without `-o` or `-O` of its own is saved as with `-O`.
     var remoteNameAll = false
 
@@ -36,18 +39,21 @@ struct URLList: Sendable {
     ]
 
     mutating func add(url: String) {
-        if let free = slots.firstIndex(where: { $0.url == nil }) { slots[free].url = url } else { slots.append(Slot(url: url)) }
+        while firstWithoutURL < slots.count, slots[firstWithoutURL].url != nil { firstWithoutURL += 1 }
+        if firstWithoutURL < slots.count { slots[firstWithoutURL].url = url } else { slots.append(Slot(url: url)) }
+        firstWithoutURL += 1
     }
 
     mutating func claimOutput(path: String?, remoteName: Bool) {
-        let slot = Slot(url: nil, output: path, remoteName: remoteName, hasOutput: true)
-        if let free = slots.firstIndex(where: { !$0.hasOutput }) {
-            slots[free].output = path
-            slots[free].remoteName = remoteName
-            slots[free].hasOutput = true
+        while firstWithoutOutput < slots.count, slots[firstWithoutOutput].hasOutput { firstWithoutOutput += 1 }
+        if firstWithoutOutput < slots.count {
+            slots[firstWithoutOutput].output = path
+            slots[firstWithoutOutput].remoteName = remoteName
+            slots[firstWithoutOutput].hasOutput = true
         } else {
-            slots.append(slot)
+            slots.append(Slot(url: nil, output: path, remoteName: remoteName, hasOutput: true))
         }
+        firstWithoutOutput += 1
     }
 
     /// The slots that have a URL, in order.

@@ -10,7 +10,8 @@ import HTTPDNS
 public struct FetchOutcome: Sendable {
     /// `nil` on success.
     public let error: CurlError?
-    /// The transfer's getinfo values (summed over redirect hops as curl sums them), exit code and message.
+    /// The transfer's getinfo values (summed over redirect hops as curl sums them) when the request has `-w`,
+    /// its exit code and message.
     public let report: TransferReport
 }
 
@@ -28,7 +29,7 @@ public enum Fetch {
     public static func run(_ request: FetchRequest, session: ResolverSession, share: CommandShare) -> FetchOutcome {
         let run = FetchRun(request: request, session: session, share: share)
         let failure = run.perform()
-        var report = run.hops.isEmpty ? TransferReport(url: request.url) : TransferReport.chain(run.hops)
+        var report = run.hops.isEmpty || request.writeOut == nil ? TransferReport(url: request.url) : TransferReport.chain(run.hops)
         report.exitCode = failure?.exitCode ?? 0
         report.errorMessage = failure?.message ?? ""
         report.dnsSource = run.viaProxy ? "proxy" : run.lastResolution?.sourceName ?? ""

@@ -93,8 +93,13 @@ extension FetchRun {
             }
             spec.template.transport.timeoutMS = limit - elapsedMS
         }
-        let pinned = session.settings.staticEntries.filter { $0.host != entry?.host || $0.port != entry?.port }
-        spec.resolveEntries = Self.uniqued(pinned + [entry].compactMap { $0 })
+        let statics = session.settings.staticEntries
+        if statics.isEmpty {
+            if let entry { spec.resolveEntries = [entry] }
+        } else {
+            let pinned = statics.filter { $0.host != entry?.host || $0.port != entry?.port }
+            spec.resolveEntries = Self.uniqued(pinned + [entry].compactMap { $0 })
+        }
         let handle = try spec.makeHandle(stdin: stdin)
         diagnostics.trace(DecisionLog.entries(spec.resolveEntries))
         try share.attach(to: handle)

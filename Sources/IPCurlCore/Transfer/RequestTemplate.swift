@@ -62,7 +62,7 @@ public struct RequestTemplate: Sendable {
         case .v6Only: try handle.set(ipFamilies: .v6)
         }
         if direct { try handle.bypassProxies() } else { try proxy.apply(to: handle) }
-        try handle.set(userAgent: userAgent ?? "ipcurl/\(IPCurlVersion.number)")
+        try handle.set(userAgent: userAgent ?? IPCurlVersion.userAgent)
         try handle.set(headers: headers)
         if let customMethod { try handle.set(customMethod: customMethod) }
         if compressed { try handle.acceptEveryEncoding() }
