@@ -100,9 +100,11 @@ struct FetchCommandLine: Subcommand {
     /// A URL of the current operation.
     mutating func take(_ url: String) { current.urls.add(url: url) }
 
-    /// The default config file (unless `-q` comes first), read before the command line.
+    /// The default config file, read before the command line unless the first argument is `--disable` or starts
+    /// with `-q` (`-q`, `-qs`), as in curl.
     static func prefix(for arguments: [String]) -> [String] {
-        guard arguments.first != "-q", arguments.first != "--disable", let path = DefaultConfig.path() else { return [] }
+        if let first = arguments.first, first.hasPrefix("-q") || first == "--disable" { return [] }
+        guard let path = DefaultConfig.path() else { return [] }
         return ["--config", path]
     }
 
