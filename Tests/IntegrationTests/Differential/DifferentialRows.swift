@@ -4,7 +4,8 @@ enum DifferentialRows {
     static let equalsForm = "--opt=value: curl 7.88 reads --request=PATCH as an unknown option (exit 2); ipcurl takes the value, as later curls and most CLIs do"
 
     static var all: [DifferentialRow] {
-        grammar + writeOut + data + forms + headers + redirects + failures + transfers + several + errors + config + viaDoH
+        grammar + writeOut + data + forms + headers + redirects + failures + transfers + several + errors + config + configFiles
+            + viaDoH
     }
 
     /// Grouped short options, attached values, `=` forms, prefixes, `--no-`, `--`.
