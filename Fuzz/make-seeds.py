@@ -160,7 +160,13 @@ resolver:
 # ------------------------------------------------------------------ -K config files and command lines (NUL-separated)
 write("FuzzConfigFile", ["# comment\nurl = \"https://www.example.com/\"\n-s\n--max-time 5\nheader: \"X-A: \\\"b\\\"\\t\"\n",
                          "resolve www.example.com:443:192.0.2.1\ndoh = https://dns.example/dns-query\nwrite-out = \"%{http_code}\\n\"\n",
-                         "verbose\noutput=/dev/null\nretry 3\nconfig other.conf\n", "user-agent \"unterminated\n", "aliyun-account 139450\r\ndnspod\r\n"])
+                         "verbose\noutput=/dev/null\nretry 3\nconfig other.conf\n", "user-agent \"unterminated\n", "aliyun-account 139450\r\ndnspod\r\n",
+                         "# CRLF\r\nurl = \"https://www.example.com/\"\r\n-s\r\nheader: \"X-A: b\"\r\nmax-time 5\r\n\r\n",
+                         "write-out = %{http_code}\rsilent\r\n/ comment\r\n* comment\r\n--output=/dev/null\r\nuser-agent \"open\r\n",
+                         "data = a b\r\n-d :x\r\nretry == 3\r\nverbose\r",
+                         # "-" and "=" followed by a combining mark: one Character each, two bytes to the parser
+                         bytes.fromhex("0020380d730acc8b8ddd0a2d280a2d3120790d0a2d642078d10d0a2f227500202"
+                                       "80a2dcc8b3d2e74610a")])
 write("FuzzOptionParser", ["\0".join(words) for words in [
     ["-s", "-o", "/dev/null", "-w", "%{http_code}", "https://www.example.com/"],
     ["--resolve", "www.example.com:443:192.0.2.1", "-H", "X-A: b", "-d", "x=1", "https://www.example.com/", "--next", "-I", "https://b.example/"],

@@ -136,14 +136,18 @@ public enum Commands {
     }
 }
 
-/// The config file a fetch reads first, as curl reads `.curlrc`: `$XDG_CONFIG_HOME/ipcurl/config`, else
-/// `~/.ipcurlrc`; skipped with `-q` as the first option.
+/// The config file a fetch reads first, as curl reads `.curlrc`: `ipcurl/config` under `$XDG_CONFIG_HOME`, or under
+/// `~/.config` when that is unset or empty, else `~/.ipcurlrc`; skipped when the first argument is `--disable` or
+/// starts with `-q`.
 enum DefaultConfig {
     static func path() -> String? {
         func variable(_ name: String) -> String? { getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } }
+        let home = variable("HOME")
         var candidates: [String] = []
-        if let xdg = variable("XDG_CONFIG_HOME") { candidates.append(xdg + "/ipcurl/config") }
-        if let home = variable("HOME") { candidates.append(home + "/.ipcurlrc") }
+        if let configHome = variable("XDG_CONFIG_HOME") ?? home.map({ $0 + "/.config" }) {
+            candidates.append(configHome + "/ipcurl/config")
+        }
+        if let home { candidates.append(home + "/.ipcurlrc") }
         return candidates.first { access($0, R_OK) == 0 }
     }
 }

@@ -16,7 +16,7 @@ public enum Documentation {
                 description: [
                     "ipcurl transfers URLs as curl does, with curl's options and exit codes, but resolves each URL's host through HTTPDNS (Alibaba Cloud, Tencent DNSPod), DNS-over-HTTPS or a resolver command instead of the system resolver, and hands libcurl the answer as CURLOPT_RESOLVE entries: SNI, the Host header and certificate verification stay on the name.",
                     "Without a resolver option or IPCURL_DNS it asks \(DoHResolver.defaultServers.joined(separator: " then ")). When HTTPDNS gives no usable address the system resolver is asked, with a warning, unless --no-fallback is given (exit 6).",
-                    "Options follow curl's grammar: short options group (-sSLo file), values may be attached (-m5, -XPOST), --opt=value works, a unique prefix names its option, --no-OPT turns a boolean off, -- ends the options. -K FILE reads options in curl's config syntax; a fetch first reads $XDG_CONFIG_HOME/ipcurl/config, else ~/.ipcurlrc, unless -q comes first.",
+                    "Options follow curl's grammar: short options group (-sSLo file), values may be attached (-m5, -XPOST), --opt=value works, a unique prefix names its option, --no-OPT turns a boolean off, -- ends the options. -K FILE reads options in curl's config syntax (LF or CRLF line ends); a fetch first reads $XDG_CONFIG_HOME/ipcurl/config (~/.config/ipcurl/config when XDG_CONFIG_HOME is unset or empty), else ~/.ipcurlrc, unless the first argument is -q (or starts with it) or --disable.",
                 ],
                 subcommands: subcommands,
                 extraSections: [
@@ -24,14 +24,14 @@ public enum Documentation {
                     ("Environment", [
                         ("IPCURL_DNS", "The resolver when no resolver option is given, e.g. aliyun:ACCOUNT or doh:URL."),
                         ("IPCURL_CACHE_DIR, XDG_CACHE_HOME, HOME", "Where answers are cached: $IPCURL_CACHE_DIR, else $XDG_CACHE_HOME/ipcurl, else ~/.cache/ipcurl."),
-                        ("XDG_CONFIG_HOME", "The default config file: $XDG_CONFIG_HOME/ipcurl/config, else ~/.ipcurlrc."),
+                        ("XDG_CONFIG_HOME, HOME", "The default config file: $XDG_CONFIG_HOME/ipcurl/config, or ~/.config/ipcurl/config when XDG_CONFIG_HOME is unset or empty; else ~/.ipcurlrc."),
                         ("IPCURL_HTTPDNS_SECRET, IPCURL_DNSPOD_KEY, IPCURL_DNSPOD_TOKEN, IPCURL_PASS", "Secrets, when their file options are not given."),
                         ("CURL_CA_BUNDLE, SSL_CERT_DIR, SSL_CERT_FILE", "Trust, as curl reads them, when no trust option is given."),
                         ("http_proxy, https_proxy, ALL_PROXY, NO_PROXY", "Proxies as libcurl reads them; through a proxy the proxy resolves the name."),
                         ("NO_COLOR", "No colour in check's text report."),
                     ]),
                     ("Files", [
-                        ("$XDG_CONFIG_HOME/ipcurl/config, ~/.ipcurlrc", "Options read before a fetch's command line."),
+                        ("$XDG_CONFIG_HOME/ipcurl/config (~/.config/ipcurl/config), ~/.ipcurlrc", "Options read before a fetch's command line: the first that can be read."),
                         ("$IPCURL_CACHE_DIR, $XDG_CACHE_HOME/ipcurl, ~/.cache/ipcurl", "The HTTPDNS answer cache (ipcurl cache list|clear)."),
                     ]),
                     ("See also", [("", "curl(1)")]),

@@ -135,11 +135,16 @@ public struct CommandLineParser<Config> {
         let text = try readFile(path)
         configDepth += 1
         defer { configDepth -= 1 }
+        let shown = path == "-" ? "<stdin>" : path
         for entry in try ConfigFile.entries(in: text, path: path) {
+            if entry.ignoresRest {
+                let spelling = entry.name.hasPrefix("-") ? entry.name : "--" + entry.name
+                warn("\(shown):\(entry.line): option \(spelling): the value ends at white space; quote it to keep the rest of the line")
+            }
             do {
                 try applyConfigEntry(entry, into: &config)
             } catch let error as OptionError {
-                warn("\(path == "-" ? "<stdin>" : path):\(entry.line): \(error.message); line ignored")
+                warn("\(shown):\(entry.line): \(error.message); line ignored")
             }
         }
     }

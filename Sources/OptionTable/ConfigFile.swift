@@ -1,47 +1,71 @@
-/// curl's config-file syntax (`-K FILE`): one option per line, `name = value`, `name: value`, `name value` or
-/// `--name value`; a leading `#` makes a comment; a value in double quotes may hold spaces and the escapes
-/// `\\ \" \t \n \r \v`; an unquoted value ends at the first blank.
+/// curl's config-file syntax (`-K FILE`), read as curl 7.88 reads it: lines end at LF, so a CRLF file reads as its
+/// LF twin; one option per line, `name = value`, `name: value`, `name value`, `--name value` or `--name=value`; a
+/// line whose first non-blank character is `#`, `/` or `*` is a comment; a value in double quotes may hold spaces
+/// and the escapes `\\ \" \t \n \r \v`; an unquoted value ends at the first white space (a CR included).
 /// - SeeAlso: curl's `src/tool_parsecfg.c`, the `-K, --config` entry of curl(1).
 public enum ConfigFile {
-    /// One option line: its name as written (without `--` added), its value, its line number.
+    /// One option line: its name as written (without `--` added), its value, its line number, and whether text
+    /// after an unquoted value and its white space was left out (curl warns about it too).
     public struct Entry: Sendable, Equatable {
         public let name: String
         public let value: String?
         public let line: Int
+        public let ignoresRest: Bool
+
+        public init(name: String, value: String?, line: Int, ignoresRest: Bool = false) {
+            (self.name, self.value, self.line, self.ignoresRest) = (name, value, line, ignoresRest)
+        }
     }
 
     /// The option lines of `text`; a quoted value without its closing quote is an error naming the line.
     public static func entries(in text: String, path: String) throws(OptionError) -> [Entry] {
         var entries: [Entry] = []
         var number = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        var rest = text.utf8[...]
+        while !rest.isEmpty {
             number += 1
-            var line = rawLine.utf8[...]
-            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-            line = line.drop(while: isBlank)
-            guard let first = line.first, first != UInt8(ascii: "#") else { continue }
-            let nameEnd = line.firstIndex { isBlank($0) || $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: ":") } ?? line.endIndex
-            let name = String(decoding: line[..<nameEnd], as: UTF8.self)
-            var rest = line[nameEnd...].drop(while: isBlank)
-            if let separator = rest.first, separator == UInt8(ascii: "=") || separator == UInt8(ascii: ":") {
-                rest = rest.dropFirst().drop(while: isBlank)
-            }
-            var value: String?
-            if rest.first == UInt8(ascii: "\"") {
-                value = try quoted(rest.dropFirst(), path: path, line: number)
-            } else if !rest.isEmpty {
-                let end = rest.firstIndex(where: isBlank) ?? rest.endIndex
-                value = String(decoding: rest[..<end], as: UTF8.self)
-            }
-            entries.append(Entry(name: name, value: value, line: number))
+            let end = rest.firstIndex(of: 0x0A) ?? rest.endIndex
+            if let entry = try entry(rest[..<end], path: path, line: number) { entries.append(entry) }
+            rest = end == rest.endIndex ? rest[end...] : rest[rest.index(after: end)...]
         }
         return entries
     }
 
-    private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+    private typealias Bytes = Substring.UTF8View.SubSequence
+
+    /// One line's option, `nil` for a blank or comment line.
+    private static func entry(_ bytes: Bytes, path: String, line number: Int) throws(OptionError) -> Entry? {
+        let line = bytes.drop(while: isSpace)
+        guard let first = line.first, first != UInt8(ascii: "#"), first != UInt8(ascii: "/"), first != UInt8(ascii: "*")
+        else { return nil }
+        // A separator ends a bare name; after a dashed one only `--name=value` has one, as on the command line.
+        let dashed = first == UInt8(ascii: "-")
+        let long = dashed && line.dropFirst().first == UInt8(ascii: "-")
+        let nameEnd = line.firstIndex { isSpace($0) || (!dashed && isSeparator($0)) || (long && $0 == UInt8(ascii: "=")) } ?? line.endIndex
+        let name = String(decoding: line[..<nameEnd], as: UTF8.self)
+        var rest = line[nameEnd...]
+        if dashed {
+            if long, rest.first == UInt8(ascii: "=") { rest = rest.dropFirst() }
+            rest = rest.drop(while: isSpace)
+        } else {
+            rest = rest.drop { isSpace($0) || isSeparator($0) }
+        }
+        if rest.first == UInt8(ascii: "\"") {
+            return Entry(name: name, value: try quoted(rest.dropFirst(), path: path, line: number), line: number)
+        }
+        let valueEnd = rest.firstIndex(where: isSpace) ?? rest.endIndex
+        let after = rest[valueEnd...].drop(while: isSpace)
+        return Entry(name: name, value: valueEnd == rest.startIndex ? nil : String(decoding: rest[..<valueEnd], as: UTF8.self),
+                     line: number, ignoresRest: !(after.isEmpty || after.first == UInt8(ascii: "#")))
+    }
+
+    /// C's `isspace`: blank, tab, LF, VT, FF, CR.
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
+
+    private static func isSeparator(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "=") || byte == UInt8(ascii: ":") }
 
     /// The text up to the closing quote, escapes resolved.
-    private static func quoted(_ bytes: Substring.UTF8View.SubSequence, path: String, line: Int) throws(OptionError) -> String {
+    private static func quoted(_ bytes: Bytes, path: String, line: Int) throws(OptionError) -> String {
         var result: [UInt8] = []
         var iterator = bytes.makeIterator()
         while let byte = iterator.next() {

@@ -141,7 +141,7 @@ private func failure(_ arguments: [String], files: [String: String] = [:]) -> St
             # a comment
             silent
             max-time = 3
-            --output: "a file \\"q\\".txt"
+            --output "a file \\"q\\".txt"
             -X PUT
             url = https://a.test/
             data "x y"\t
@@ -166,5 +166,18 @@ private func failure(_ arguments: [String], files: [String: String] = [:]) -> St
                              "cfg:3: option --nope: is unknown; line ignored"])
         #expect(failure(["-K", "cfg"], files: ["cfg": "output \"open\n"]) == "cfg:1: unterminated quoted value")
         #expect(failure(["-K", "loop"], files: ["loop": "config loop\n"]).contains("too deeply"))
+    }
+
+    @Test func textAfterAnUnquotedValueIsAWarning() throws {
+        var line = Line()
+        var warnings: [String] = []
+        var parser = CommandLineParser(rows: rows) { $0.urls.append($1) }
+        parser.configFileOption = "config"
+        parser.readFile = { _ in "header = X-A: b\r\n-d a\rb\r\nrequest PUT # a comment\r\n" }
+        parser.warn = { warnings.append($0) }
+        try parser.parse(["-K", "-"], into: &line)
+        #expect(line.headers == ["X-A:"] && line.data == ["a"] && line.method == "PUT")
+        #expect(warnings == ["<stdin>:1: option --header: the value ends at white space; quote it to keep the rest of the line",
+                             "<stdin>:2: option -d: the value ends at white space; quote it to keep the rest of the line"])
     }
 }

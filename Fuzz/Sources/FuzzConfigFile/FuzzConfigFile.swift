@@ -2,23 +2,37 @@ import FuzzSupport
 @_spi(Fuzzing) import IPCurlCLI
 import OptionTable
 
-/// `-K` config files: the entries read from the text, then the text applied as `ipcurl -K fuzz.conf` (a
-/// `config fuzz.conf` line in it includes it again; other files cannot be read).
+/// `-K` config files: the entries read from the text, the same entries read with CRLF line ends, then the text
+/// applied as `ipcurl -K fuzz.conf` (a `config fuzz.conf` line in it includes it again; other files cannot be read).
 @_cdecl("FuzzConfigFile_main")
 func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
     runFuzzer(argc, argv) { data, size in
         let text = String(decoding: bytes(data, size), as: UTF8.self)
-        do {
+        let read = Result { () throws(OptionError) in try ConfigFile.entries(in: text, path: "fuzz.conf") }
+        switch read {
+        case .success(let entries):
             var last = 0
-            for entry in try ConfigFile.entries(in: text, path: "fuzz.conf") {
+            for entry in entries {
                 require(entry.line > last, "line numbers out of order")
                 last = entry.line
-                require(!entry.name.hasPrefix("#"), "a comment read as \(entry.name.debugDescription)")
-                require(!entry.name.contains(where: { $0 == " " || $0 == "\t" || $0 == "=" || $0 == "\n" }),
-                        "entry name \(entry.name.debugDescription) holds a separator")
+                // By bytes, as the parser reads them: "-" or "=" followed by a combining mark is one Character.
+                let name = Array(entry.name.utf8)
+                require(![0x23, 0x2F, 0x2A].contains(name.first), "a comment read as \(entry.name.debugDescription)")
+                require(!name.contains { $0 == 0x20 || (0x09...0x0D).contains($0) },
+                        "entry name \(entry.name.debugDescription) holds white space")
+                let separators: [UInt8] = name.starts(with: [0x2D, 0x2D]) ? [0x3D] : name.first == 0x2D ? [] : [0x3D, 0x3A]
+                require(!name.contains(where: separators.contains), "entry name \(entry.name.debugDescription) holds a separator")
             }
-        } catch {
+        case .failure(let error):
             requireOneLine("\(error)", "config file error")
+        }
+        // CRLF line ends read as LF ones, as curl reads them.
+        let crlfText = String(decoding: text.utf8.flatMap { $0 == 0x0A ? [0x0D, 0x0A] : [$0] }, as: UTF8.self)
+        let crlf = Result { () throws(OptionError) in try ConfigFile.entries(in: crlfText, path: "fuzz.conf") }
+        switch (read, crlf) {
+        case (.success(let lf), .success(let cr)): require(lf == cr, "CRLF line ends change the entries")
+        case (.failure(let lf), .failure(let cr)): require(lf.message == cr.message, "CRLF line ends change the error")
+        default: require(false, "CRLF line ends change whether the file reads")
         }
         if let error = CommandLineEntryPoints.parse(["-K", "fuzz.conf"], configFiles: ["fuzz.conf": text]) {
             require(!error.isEmpty, "an empty config file error")

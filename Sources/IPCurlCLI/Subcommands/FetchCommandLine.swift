@@ -75,8 +75,12 @@ struct FetchCommandLine: Subcommand {
             OptionRow("parallel", "Z", .boolean, "", several, "Run the transfers at the same time (up to --parallel-max)") {
                 $0.parallel = $1.isOn
             },
-            OptionRow("parallel-max", nil, .number, "num", several, "Most transfers running at once with -Z (default 50, at most 300)") {
-                $0.parallelMax = try $1.integer(in: 1...FetchBatch.largestParallelMax)
+            OptionRow("parallel-max", nil, .number, "num", several,
+                      "Most transfers running at once with -Z (default 50; above 300 means 300, 0 the default)") {
+                // As curl: out of range is clamped, not refused; a negative number is a usage error.
+                let asked = try $1.integer()
+                guard asked >= 0 else { throw $1.problem("expected a positive numerical parameter") }
+                $0.parallelMax = asked == 0 ? FetchBatch.defaultParallelMax : min(asked, FetchBatch.largestParallelMax)
             },
             OptionRow("fail-early", nil, .boolean, "", several, "Start no transfer after one has failed; exit with its code") {
                 $0.failEarly = $1.isOn
@@ -100,9 +104,11 @@ struct FetchCommandLine: Subcommand {
     /// A URL of the current operation.
     mutating func take(_ url: String) { current.urls.add(url: url) }
 
-    /// The default config file (unless `-q` comes first), read before the command line.
+    /// The default config file, read before the command line unless the first argument is `--disable` or starts
+    /// with `-q` (`-q`, `-qs`), as in curl.
     static func prefix(for arguments: [String]) -> [String] {
-        guard arguments.first != "-q", arguments.first != "--disable", let path = DefaultConfig.path() else { return [] }
+        if let first = arguments.first, first.hasPrefix("-q") || first == "--disable" { return [] }
+        guard let path = DefaultConfig.path() else { return [] }
         return ["--config", path]
     }
 

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// `-K/--config` in curl's syntax, `-K -`, and the default config file (`$XDG_CONFIG_HOME/ipcurl/config`, else
-/// `~/.ipcurlrc`) that `-q` skips.
+/// `-K/--config` in curl's syntax, `-K -`, and the default config file (`ipcurl/config` under `$XDG_CONFIG_HOME`, or
+/// under `~/.config` when that is unset or empty, else `~/.ipcurlrc`) that a first `-q` skips.
 @Suite(.serialized) struct ConfigFileTests: LabSuite {
     let fixture: LabFixture
     init() throws { fixture = try LabFixture() }
@@ -68,6 +68,38 @@ import Testing
                                  environment: environment)
         #expect(skipped.status == 0, "\(skipped.stderr)")
         #expect(try Echo(skipped.stdout).method == "GET")
+    }
+
+    @Test func aCRLFDefaultConfigUnderDotConfigIsReadAsCurlReadsItsRcFile() throws {
+        let home = try TemporaryDirectory(), curlHome = try TemporaryDirectory()
+        let text = pinnedConfig.replacingOccurrences(of: "\n", with: "\r\n")
+            + "request = PATCH\r\nheader = \"X-From-Rc: a b\"\r\n# last\r\nheader = X-Last: c\r"
+        try write(text, to: home.path + "/.config/ipcurl/config")
+        try write(pinnedConfig + "request = OPTIONS\n", to: home.path + "/.ipcurlrc")
+        try write(text, to: curlHome.path + "/.curlrc")
+        let read = try ipcurl([lab.api("a.test", "echo")], environment: ["HOME": home.path, "XDG_CONFIG_HOME": ""])
+        #expect(read.status == 0, "\(read.stderr)")
+        // curl reads ~/.curlrc, warning about ipcurl's own no-fallback line
+        let curls = try run("/usr/bin/curl", [lab.api("a.test", "echo")],
+                            environment: CurlOracle.environment(["HOME": curlHome.path, "XDG_CONFIG_HOME": "", "CURL_HOME": ""]))
+        #expect(curls.status == 0, "\(curls.stderr)")
+        let mine = try Echo(read.stdout), theirs = try Echo(curls.stdout)
+        #expect(mine.method == theirs.method && mine.method == "PATCH")
+        #expect(mine.headers["x-from-rc"] == theirs.headers["x-from-rc"] && theirs.headers["x-from-rc"] == "a b")
+        #expect(mine.headers["x-last"] == theirs.headers["x-last"])
+        let quiet = try ipcurl(["-qs", "--doh", lab.dohURL, "--cacert", lab.ca, lab.api("a.test", "echo")],
+                               environment: ["HOME": home.path, "XDG_CONFIG_HOME": ""])
+        #expect(quiet.status == 0, "\(quiet.stderr)")
+        #expect(try Echo(quiet.stdout).method == "GET", "a first argument starting with -q skips the default config")
+    }
+
+    @Test func aSetXDGConfigHomeReplacesDotConfig() throws {
+        let home = try TemporaryDirectory()
+        try write(pinnedConfig + "request = PUT\n", to: home.path + "/.config/ipcurl/config")
+        try write(pinnedConfig + "request = OPTIONS\n", to: home.path + "/.ipcurlrc")
+        let result = try ipcurl([lab.api("a.test", "echo")], environment: ["HOME": home.path, "XDG_CONFIG_HOME": home.path + "/none"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Echo(result.stdout).method == "OPTIONS")
     }
 
     @Test func homeRcIsTheFallbackDefault() throws {

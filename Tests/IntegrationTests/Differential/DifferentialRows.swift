@@ -4,8 +4,8 @@ enum DifferentialRows {
     static let equalsForm = "--opt=value: curl 7.88 reads --request=PATCH as an unknown option (exit 2); ipcurl takes the value, as later curls and most CLIs do"
 
     static var all: [DifferentialRow] {
-        grammar + writeOut + data + forms + headers + redirects + failures + transfers + several + errors + config + viaDoH
-            + sharedState
+        grammar + writeOut + data + forms + headers + redirects + failures + transfers + several + errors + config + configFiles
+            + viaDoH + sharedState
     }
 
     /// Grouped short options, attached values, `=` forms, prefixes, `--no-`, `--`.
