@@ -53,7 +53,8 @@ final class FetchRun {
     let output: OutputFile
     let headerDump: OutputFile?
     let meter: ProgressMeter?
-    let stdin = StdinReplay()
+    /// The one reader of stdin or of the `-T` stream, shared by every hop and attempt so a replay starts over.
+    let stdin: StdinReplay
     var share: ShareHandle?
     var lastResolution: Resolution?
     /// Whether the last hop went through a proxy, which resolves the name itself.
@@ -68,6 +69,7 @@ final class FetchRun {
         self.request = request
         self.session = session
         attemptStart = clock.now
+        stdin = request.payload.replay()
         output = OutputFile(path: request.outputPath, createDirectories: request.createDirectories,
                             appends: request.resume != nil && request.outputPath.map { $0 != "-" } == true)
         headerDump = request.headerDumpPath.map { OutputFile(path: $0, createDirectories: request.createDirectories) }
