@@ -5,9 +5,9 @@ import CurlKit
 /// and `,` (`\"` and `\\` escape); parameters follow after `;`: `type=` (which keeps `;charset=...` and other
 /// parameters that are not ipcurl's), `filename=`, `headers=` (a header line, or `@file` of lines) and
 /// `encoder=`. `name=@a,b` (each file with parameters of its own, `name=@a;type=x/y,b`) sends the files as one
-/// `multipart/mixed` part named `name`. `@-` and `<-` read stdin once; any other file is opened when the form is
-/// sent, so a pipe or a FIFO is read as it streams (chunked, its size unknown). `--form-string` parts are taken
-/// literally.
+/// `multipart/mixed` part named `name`. A regular file is opened when the form is sent; stdin (`@-`, `<-`) and
+/// other files that are not regular (a pipe, a FIFO, `/dev/stdin`) are read once, when the operation starts, and
+/// sent to every URL. `--form-string` parts are taken literally.
 /// - SeeAlso: curl's `-F/--form`, `--form-string`, `src/tool_formparse.c`, `CURLOPT_MIMEPOST`.
 public struct FormPart: Sendable, Equatable {
     /// Where the part's content comes from.
@@ -52,7 +52,7 @@ public struct FormPart: Sendable, Equatable {
         content = .text(value)
         try parameters(&rest, argument: argument, stop: list)
         guard marker == "@" || marker == "<" else { return }
-        content = try Self.fileContent(value, uploaded: marker == "@")
+        try readFile(value, uploaded: marker == "@")
         guard rest.first == "," else { return }
         var files = [FormPart(name: "", content: content, type: type, filename: filename, headers: headers, encoder: encoder)]
         (type, filename, headers, encoder) = (nil, nil, [], nil)
@@ -60,7 +60,7 @@ public struct FormPart: Sendable, Equatable {
             rest = rest.dropFirst().drop { $0 == " " || $0 == "\t" }
             var file = FormPart(name: "", content: .text(Self.word(&rest, stop: ",")))
             try file.parameters(&rest, argument: argument, stop: ",")
-            if case .text(let path) = file.content { file.content = try Self.fileContent(path, uploaded: true) }
+            if case .text(let path) = file.content { try file.readFile(path, uploaded: true) }
             files.append(file)
         }
         content = .files(files)
@@ -71,16 +71,38 @@ public struct FormPart: Sendable, Equatable {
         (self.name, self.content, self.type, self.filename, self.headers, self.encoder) = (name, content, type, filename, headers, encoder)
     }
 
-    /// `@path` (`uploaded`) or `<path`: stdin read now, any other readable file opened when the form is sent.
-    private static func fileContent(_ path: String, uploaded: Bool) throws(CurlError) -> Content {
-        if path == "-" { return .bytes(try LocalFiles.read("-"), filename: uploaded ? "-" : nil) }
+    /// `@path` (`uploaded`) or `<path`: a regular file is opened when the form is sent; stdin and any other file
+    /// (a pipe, a FIFO, `/dev/stdin`) are read now, so every URL and a replay (307/308, retry) get the same bytes,
+    /// with the Content-Type libcurl gives a file part of that name.
+    private mutating func readFile(_ path: String, uploaded: Bool) throws(CurlError) {
+        if path == "-" {
+            content = .bytes(try LocalFiles.read("-"), filename: uploaded ? "-" : nil)
+            return
+        }
         guard LocalFiles.isReadable(path) else {
             throw CurlError.readError.with(message: "Failed to open/read local data from file/application: \(path)")
         }
-        return uploaded ? .file(path: path) : .fileContents(path: path)
+        if LocalFiles.regularFileSize(path) != nil {
+            content = uploaded ? .file(path: path) : .fileContents(path: path)
+            return
+        }
+        let base = String(path.split(separator: "/").last ?? Substring(path))
+        content = .bytes(try LocalFiles.read(path), filename: uploaded ? base : nil)
+        if type == nil {
+            type = Self.contentType(of: uploaded ? filename ?? base : nil) ?? Self.contentType(of: path)
+                ?? (uploaded ? "application/octet-stream" : nil)
+        }
     }
 
-    /// The parameters after the value: each `;` followed by blanks and `name=value`.
+    /// libcurl's Content-Type for a file part's name (`Curl_mime_contenttype`), by its extension.
+    static func contentType(of name: String?) -> String? {
+        guard let name = name?.lowercased() else { return nil }
+        let types = [(".gif", "image/gif"), (".jpg", "image/jpeg"), (".jpeg", "image/jpeg"), (".png", "image/png"),
+                     (".svg", "image/svg+xml"), (".txt", "text/plain"), (".htm", "text/html"), (".html", "text/html"),
+                     (".pdf", "application/pdf"), (".xml", "application/xml")]
+        return types.first { name.hasSuffix($0.0) }?.1
+    }
+
     /// `stop` (`,` in a list of files) ends the parameters as `;` ends a value.
     private mutating func parameters(_ rest: inout Substring, argument: String, stop: Character? = nil) throws(CurlError) {
         while rest.first == ";" {

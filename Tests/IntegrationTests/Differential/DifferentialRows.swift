@@ -5,6 +5,7 @@ enum DifferentialRows {
 
     static var all: [DifferentialRow] {
         grammar + writeOut + data + forms + headers + redirects + failures + transfers + several + errors + config + viaDoH
+            + inputs
     }
 
     /// Grouped short options, attached values, `=` forms, prefixes, `--no-`, `--`.
