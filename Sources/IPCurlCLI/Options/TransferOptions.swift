@@ -75,7 +75,7 @@ struct TransferOptions: Sendable {
         OptionRow("form-string", nil, .string, "name=string", post, "Multipart POST part with the value taken literally",
                   repeatable: true) { $0.form.append(($1.text, true)) },
         OptionRow("upload-file", "T", .file, "file", post,
-                  "PUT this file (streamed, with Content-Length) to the next URL; - and . stream stdin", repeatable: true) {
+                  "PUT this file (streamed); pairs with the URLs in order, as -o does; - and . stream stdin", repeatable: true) {
             $0.uploads.append($1.text)
         },
         OptionRow("user-agent", "A", .string, "name", http, "User-Agent to send (default ipcurl/VERSION)", important: true) {
