@@ -18,7 +18,8 @@ extension TransferOptions {
     /// `--data-binary @FILE` or `--json @FILE` stays a file, read while sending, and `-F name=@FILE` is opened
     /// when the form is sent.
     func readInputs(_ diagnostics: Diagnostics) throws(CurlError) -> TransferInputs {
-        guard data.isEmpty || get || form.isEmpty else { throw Self.twoMethods }
+        // -G with data chooses GET, as in curl, so it is one method too.
+        guard data.isEmpty || form.isEmpty else { throw Self.twoMethods }
         var inputs = TransferInputs()
         var order: [InputKind] = stdinFirst.map { [$0] } ?? []
         for kind in [InputKind.header, .data, .form] where kind != stdinFirst { order.append(kind) }

@@ -135,7 +135,7 @@ struct TransferOptions: Sendable {
                 }
             }
         }
-        let kinds = [!data.isEmpty && !get, !form.isEmpty, upload != nil].filter { $0 }.count
+        let kinds = [!data.isEmpty, !form.isEmpty, upload != nil].filter { $0 }.count
         guard kinds <= 1 else { throw Self.twoMethods }
         switch inputs.body {
         case .query(let query)?:

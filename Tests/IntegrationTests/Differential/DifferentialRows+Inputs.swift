@@ -35,7 +35,8 @@ extension DifferentialRows {
         .init("-s", "-w", "%{url_effective}\\n", "-T", "{FILE}", "{A}/api/echo?q=1"),
         .init("-s", "-w", "%{url_effective}\\n", "-T", "{FILE}", "{A}/api/echo/#f"),
         .init("-s", "-T", "{DIR}/missing", "-T", "{FILE}", folder, folder), .init("-s", "-d", "x", "-T", "{FILE}", folder, folder),
-        .init("-s", "-d", "x", "-T", "", "-T", "{FILE}", folder, folder),
+        .init("-s", "-d", "x", "-T", "", "-T", "{FILE}", folder, folder), .init("-s", "-G", "-d", "q=1", "-T", "{FILE}", folder),
+        .init("-s", "-G", "-d", "q=1", "-F", "a=1", form),
         .init("-s", "--http1.1", "-T", ".", echo, echo, stdin: "non-blocking"),
     ]
 
