@@ -68,7 +68,8 @@ enum FetchCommand {
         var request = FetchRequest(url: transfer.url)
         try operation.transfer.apply(to: &request, inputs: inputs, upload: transfer.upload)
         request.outputPath = transfer.output.map(operation.output.placed)
-        if transfer.remoteName { request.outputPath = operation.output.placed(try URLList.remoteName(of: request.url)) }
+        // As curl: -O names the file after the URL as given, before -T appends the upload's name to it.
+        if transfer.remoteName { request.outputPath = operation.output.placed(try URLList.remoteName(of: transfer.url)) }
         try operation.output.apply(to: &request)
         operation.follow.apply(to: &request)
         try operation.tls.apply(to: &request)

@@ -38,6 +38,8 @@ extension DifferentialRows {
         .init("-s", "-d", "x", "-T", "", "-T", "{FILE}", folder, folder), .init("-s", "-G", "-d", "q=1", "-T", "{FILE}", folder),
         .init("-s", "-G", "-d", "q=1", "-F", "a=1", form),
         .init("-s", "--http1.1", "-T", ".", echo, echo, stdin: "non-blocking"),
+        .init("-s", "-T", "{FILE}", "-O", "--output-dir", "{DIR}", folder), .init("-s", "-T", "{FILE}", "-O", "--output-dir", "{DIR}", "{A}/api/echo/x"),
+        .init("-s", "-T", "{FILE}", "-o", "{DIR}/#1", "{A}/api/echo/{p,q}/"),
     ]
 
     /// `-F name=@a,b`: the files as one `multipart/mixed` part, each with its own parameters.
