@@ -18,6 +18,7 @@ extension DifferentialRows {
         .init("-s", "-F", "f=@-;type=text/x", "-F", "g=<-", form, stdin: "first one"),
         .init("-s", "-d", "@-", echo, "--next", "{PINS}", "-s", "-d", "@-", echo, stdin: "only the first"),
         .init("-s", "-T", "-", echo, echo, stdin: "put once"),
+        .init("-sZ", "-d", "@-", "-o", "{DIR}/z#1", "{A}/api/echo?n=[1-3]", stdin: "parallel"),
         .init("-s", "-T", "-", "-T", "-", folder, folder, stdin: "put once"),
     ]
 
@@ -27,6 +28,7 @@ extension DifferentialRows {
         .init("-s", "-T", "{FILE}", folder, folder), .init("-s", "-T", "", "-T", "{FILE}", folder, folder),
         .init("-s", folder, "-T", "{FILE}", "{B}/api/echo/", "-T", "{BIN}"),
         .init("-s", "-T", "{FILE}", "-T", "{BIN}", folder), .init("-s", "-T", "{FILE}", folder, "--next", "{PINS}", "-s", folder),
+        .init("-sZ", "-T", "{FILE}", "-T", "{BIN}", "-o", "{DIR}/1", "-o", "{DIR}/2", folder, "{A}/api/echo/two/"),
         .init("-s", "-w", "%{urlnum} %{url_effective}\\n", "-T", "{DIR}/{file.txt,bin.dat}", folder),
         .init("-s", "-w", "%{urlnum} %{url_effective}\\n", "-T", "{DIR}/{file.txt,bin.dat}", "{A}/api/echo/[1-2]/"),
         .init("-s", "-g", "-T", "{DIR}/{file.txt,bin.dat}", folder),
