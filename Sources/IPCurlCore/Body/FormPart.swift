@@ -72,8 +72,8 @@ public struct FormPart: Sendable, Equatable {
     }
 
     /// `@path` (`uploaded`) or `<path`: a regular file is opened when the form is sent; stdin and any other file
-    /// (a pipe, a FIFO, `/dev/stdin`) are read now, so every URL and a replay (307/308, retry) get the same bytes,
-    /// with the Content-Type libcurl gives a file part of that name.
+    /// (a pipe, a FIFO, `/dev/stdin`) are read while parsing, so every URL and a replay (307/308, retry) get the
+    /// same bytes, with the Content-Type libcurl gives a file part of that name.
     private mutating func readFile(_ path: String, uploaded: Bool) throws(CurlError) {
         if path == "-" {
             content = .bytes(try LocalFiles.read("-"), filename: uploaded ? "-" : nil)
