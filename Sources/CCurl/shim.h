@@ -66,6 +66,8 @@ static inline const curl_version_info_data *ccurl_version_info(void) { return cu
 // Values Swift cannot import from macros.
 static const size_t ccurl_error_size = CURL_ERROR_SIZE;
 static const size_t ccurl_readfunc_abort = CURL_READFUNC_ABORT;
+static const size_t ccurl_readfunc_pause = CURL_READFUNC_PAUSE;
+static const int ccurl_pause_cont = CURLPAUSE_CONT;
 static const long ccurl_global_all = CURL_GLOBAL_ALL;
 static const int ccurl_seekfunc_ok = CURL_SEEKFUNC_OK;
 static const int ccurl_seekfunc_cantseek = CURL_SEEKFUNC_CANTSEEK;

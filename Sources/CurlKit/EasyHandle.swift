@@ -30,6 +30,8 @@ public final class EasyHandle {
     public var onProgress: ((Int64, Int64, Int64, Int64) -> Bool)?
     /// Objects libcurl borrows through a pointer option (a MIME form, a share handle), kept alive with the handle.
     private var borrowed: [AnyObject] = []
+    /// Whether the last read of ``requestBody`` would have blocked, so the progress callback resumes the upload.
+    fileprivate var readPaused = false
     /// Receives libcurl's verbose trace once ``traceVerbosely()`` turned it on.
     fileprivate var onTrace: ((TraceKind, UnsafeRawBufferPointer) -> Void)?
 
@@ -201,6 +203,9 @@ private let easyHandleReadBody: ccurl_data_callback = { buffer, size, count, use
     guard let source = handle(userdata).requestBody, let buffer else { return 0 }
     do {
         return try source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+    } catch is RequestBodyWouldBlock {
+        handle(userdata).readPaused = true
+        return ccurl_readfunc_pause
     } catch {
         return ccurl_readfunc_abort
     }
@@ -214,6 +219,12 @@ private let easyHandleSeekBody: ccurl_seek_callback = { userdata, offset, origin
 }
 
 private let easyHandleProgress: ccurl_xferinfo_callback = { userdata, downloadTotal, downloaded, uploadTotal, uploaded in
-    guard let sink = handle(userdata).onProgress else { return 0 }
+    let easy = handle(userdata)
+    if easy.readPaused {
+        // As curl's tool_readbusy_cb: a body that had nothing to give is asked again.
+        easy.readPaused = false
+        curl_easy_pause(easy.raw, ccurl_pause_cont)
+    }
+    guard let sink = easy.onProgress else { return 0 }
     return sink(Int64(downloadTotal), Int64(downloaded), Int64(uploadTotal), Int64(uploaded)) ? 0 : 1
 }

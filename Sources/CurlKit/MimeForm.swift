@@ -6,9 +6,13 @@ internal import CCurl
 ///
 /// Owned by the ``EasyHandle`` it was made for (``EasyHandle/set(_:pointer:owner:)`` keeps it alive), freed
 /// after that handle. Not `Sendable`, like the handle.
-/// - SeeAlso: `CURLOPT_MIMEPOST`, `curl_mime_init`, `curl_mime_filedata`.
+/// A form added to another one as a part (``add(name:parts:)``) is sent as `multipart/mixed` inside it and freed
+/// with it.
+/// - SeeAlso: `CURLOPT_MIMEPOST`, `curl_mime_init`, `curl_mime_filedata`, `curl_mime_subparts`.
 public final class MimeForm {
     private let raw: OpaquePointer
+    /// Whether another form owns `raw` (it frees it).
+    private var adopted = false
 
     /// An empty form for `handle`.
     public init(for handle: EasyHandle) throws(CurlError) {
@@ -16,7 +20,7 @@ public final class MimeForm {
         raw = mime
     }
 
-    deinit { curl_mime_free(raw) }
+    deinit { if !adopted { curl_mime_free(raw) } }
 
     /// A part's own header lines and Content-Transfer-Encoding (`-F ...;headers=...;encoder=...`).
     /// - SeeAlso: `curl_mime_headers`, `curl_mime_encoder`.
@@ -30,7 +34,7 @@ public final class MimeForm {
     }
 
     /// Adds a text or in-memory part (`-F name=value`, or `name=<file` already read).
-    public func add(name: String, bytes: [UInt8], type: String? = nil, filename: String? = nil,
+    public func add(name: String?, bytes: [UInt8], type: String? = nil, filename: String? = nil,
                     extras: PartExtras = PartExtras()) throws(CurlError) {
         let part = try newPart(name: name)
         try check(bytes.withUnsafeBufferPointer { buffer in
@@ -44,7 +48,7 @@ public final class MimeForm {
     /// Adds a part streamed from the file at `path` (`-F name=@path`). `filename` overrides the name sent
     /// (the path's last component by default); pass `sendsFilename: false` for `name=<path` (contents as a
     /// plain field).
-    public func add(name: String, path: String, type: String? = nil, filename: String? = nil,
+    public func add(name: String?, path: String, type: String? = nil, filename: String? = nil,
                     sendsFilename: Bool = true, extras: PartExtras = PartExtras()) throws(CurlError) {
         let part = try newPart(name: name)
         try check(curl_mime_filedata(part, path))
@@ -52,14 +56,23 @@ public final class MimeForm {
         try describe(part, type: type, filename: filename, extras: extras)
     }
 
+    /// Adds `parts`, a form of the same handle, as one part of this form (`-F name=@a,b`): libcurl sends it as
+    /// `multipart/mixed`, and this form owns and frees it from here on.
+    /// - SeeAlso: `curl_mime_subparts`.
+    public func add(name: String?, parts: MimeForm) throws(CurlError) {
+        let part = try newPart(name: name)
+        try check(curl_mime_subparts(part, parts.raw))
+        parts.adopted = true
+    }
+
     /// Hands the form to `handle` as its POST body; `handle` keeps the form alive.
     public func attach(to handle: EasyHandle) throws(CurlError) {
         try handle.set(CURLOPT_MIMEPOST, pointer: UnsafeMutableRawPointer(raw), owner: self)
     }
 
-    private func newPart(name: String) throws(CurlError) -> OpaquePointer {
+    private func newPart(name: String?) throws(CurlError) -> OpaquePointer {
         guard let part = curl_mime_addpart(raw) else { throw CurlError.outOfMemory.with(message: "curl_mime_addpart failed") }
-        try check(curl_mime_name(part, name))
+        if let name { try check(curl_mime_name(part, name)) }
         return part
     }
 

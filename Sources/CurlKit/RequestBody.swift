@@ -17,6 +17,13 @@ public protocol RequestBody: AnyObject {
     func rewind() -> Bool
 }
 
+/// Thrown by ``RequestBody/read(into:)`` when no byte is waiting yet (a non-blocking stdin, `-T .`): libcurl pauses
+/// the upload and goes on with the transfer, and the progress callback resumes it, as curl does.
+/// - SeeAlso: `CURL_READFUNC_PAUSE`, `curl_easy_pause`, `CURLOPT_XFERINFOFUNCTION`.
+public struct RequestBodyWouldBlock: Error {
+    public init() {}
+}
+
 /// A body already in memory, such as `-d name=value` from the command line.
 /// - SeeAlso: `CURLOPT_READFUNCTION`, `CURLOPT_SEEKFUNCTION`, `CURLOPT_POSTFIELDSIZE_LARGE`.
 public final class BytesBody: RequestBody {

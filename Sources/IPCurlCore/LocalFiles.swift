@@ -5,12 +5,18 @@ import Darwin
 #endif
 import CurlKit
 
-/// Small POSIX helpers for local files named on the command line (`--cacert`, `-d @file`, `-w @file`).
+/// Small POSIX helpers for local files named on the command line (`--cacert`, `-d @file`, `-w @file`); a file
+/// that is not a regular one (a pipe, a FIFO, `/dev/stdin`, a process substitution) is read to its end.
 public enum LocalFiles {
     /// Whether `path` names a readable regular file.
     public static func isReadableFile(_ path: String) -> Bool {
         var info = stat()
         return access(path, R_OK) == 0 && stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// Whether `path` can be opened for reading: a regular file, a pipe, a FIFO, `/dev/stdin`, `/dev/fd/N`.
+    public static func isReadable(_ path: String) -> Bool {
+        access(path, R_OK) == 0
     }
 
     /// The size of the regular file at `path`, `nil` for anything else (a pipe, a device, a missing file).

@@ -77,7 +77,7 @@ import Testing
         #expect(try RequestPayload.upload(path, url: "https://a.test/up/").1 == "https://a.test/up/" + name)
         #expect(try RequestPayload.upload(path, url: "https://a.test").1 == "https://a.test/" + name)
         #expect(try RequestPayload.upload(path, url: "https://a.test/named").1 == "https://a.test/named")
-        #expect(try RequestPayload.upload("-", url: "https://a.test/").0 == .uploadStandardInput)
+        #expect(try RequestPayload.upload("-", url: "https://a.test/").0 == .uploadStream(.standardInput))
     }
 
     @Test func stdinIsReplayedWithinTheBoundOnly() throws {

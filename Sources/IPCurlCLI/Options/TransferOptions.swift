@@ -13,7 +13,11 @@ struct TransferOptions: Sendable {
     var get = false
     /// `-F` and `--form-string` values in command-line order; `true` marks a literal `--form-string`.
     var form: [(text: String, literal: Bool)] = []
-    var uploadFile: String?
+    /// `-T` values in order: the first goes with the first URL, the next with the next (``FetchCommand``); an
+    /// empty one leaves its URL without an upload.
+    var uploads: [String] = []
+    /// Which of `-H`, the `-d` family and `-F` names stdin first: it is read first, and gets all of it.
+    var stdinFirst: InputKind?
     var referer: String?
     var user: String?
     /// `-b` values in order: `name=value` strings (joined with `;`) and cookie files (each read).
@@ -23,8 +27,19 @@ struct TransferOptions: Sendable {
     static let post = OptionCategory("post", "Request bodies: data, forms, uploads")
     static let auth = OptionCategory("auth", "Credentials and cookies")
 
+    /// The options that read files when the operation starts, as curl reads them while parsing.
+    enum InputKind: Sendable { case header, data, form }
+
     static func data(_ kind: DataArgument.Kind) -> @Sendable (inout TransferOptions, OptionArgument) -> Void {
-        { options, argument in options.data.append(DataArgument(kind, argument.text)) }
+        { options, argument in
+            options.data.append(DataArgument(kind, argument.text))
+            let file = kind == .urlencode ? argument.text.split(separator: "@", maxSplits: 1).dropFirst().first : argument.text.dropFirst()
+            if kind != .raw, file == "-", argument.text.contains("@") { options.noteStandardInput(.data) }
+        }
+    }
+
+    mutating func noteStandardInput(_ kind: InputKind) {
+        if stdinFirst == nil { stdinFirst = kind }
     }
 
     static let rows: [OptionRow<TransferOptions>] = [
@@ -33,7 +48,10 @@ struct TransferOptions: Sendable {
         },
         OptionRow("header", "H", .string, "header", http,
                   "Extra header to send (@FILE: one per line); \"Name:\" removes one, \"Name;\" sends it empty", repeatable: true,
-                  important: true) { $0.headers.append($1.text) },
+                  important: true) { options, argument in
+            options.headers.append(argument.text)
+            if argument.text == "@-" { options.noteStandardInput(.header) }
+        },
         OptionRow("data", "d", .string, "data", post,
                   "POST this data; @FILE reads a file (CR/LF stripped), @- stdin; all data options join with &",
                   repeatable: true, important: true, apply: data(.ascii)),
@@ -50,11 +68,15 @@ struct TransferOptions: Sendable {
         OptionRow("get", "G", .boolean, "", post, "Send the data options as a GET query string") { $0.get = $1.isOn },
         OptionRow("form", "F", .string, "name=content", post,
                   "Multipart POST part: name=value, name=@file, name=<file; ;type=, ;filename=, ;headers=, ;encoder=",
-                  repeatable: true) { $0.form.append(($1.text, false)) },
+                  repeatable: true) { options, argument in
+            options.form.append((argument.text, false))
+            if ["=@-", "=<-", ",-"].contains(where: argument.text.contains) { options.noteStandardInput(.form) }
+        },
         OptionRow("form-string", nil, .string, "name=string", post, "Multipart POST part with the value taken literally",
                   repeatable: true) { $0.form.append(($1.text, true)) },
-        OptionRow("upload-file", "T", .file, "file", post, "PUT this file (streamed, with Content-Length); - streams stdin") {
-            $0.uploadFile = $1.text
+        OptionRow("upload-file", "T", .file, "file", post,
+                  "PUT this file (streamed); pairs with the URLs in order, as -o does; - and . stream stdin", repeatable: true) {
+            $0.uploads.append($1.text)
         },
         OptionRow("user-agent", "A", .string, "name", http, "User-Agent to send (default ipcurl/VERSION)", important: true) {
             $0.template.userAgent = $1.text
@@ -97,23 +119,14 @@ struct TransferOptions: Sendable {
         return lines
     }
 
-    /// `-d`, `--data-binary` and `--json` with `@FILE` that cannot be read: curl warns and sends nothing for it.
-    private func readableData(_ diagnostics: Diagnostics) -> [DataArgument] {
-        data.map { argument in
-            guard argument.kind != .raw, argument.kind != .urlencode, argument.text.hasPrefix("@"), argument.text != "@-",
-                  !LocalFiles.isReadableFile(String(argument.text.dropFirst())) else { return argument }
-            diagnostics.warning("Couldn't read data from file \"\(argument.text.dropFirst())\", this makes an empty POST.")
-            return DataArgument(argument.kind, "")
-        }
-    }
+    static let twoMethods = CurlError.usage("You can only select one HTTP request method! (-d, -F and -T each choose one)")
 
-    /// Fills the request part of `request`, its template first (the other option sets add to it); warnings go to
-    /// `diagnostics` (silent with `-s`).
-    func apply(to request: inout FetchRequest, diagnostics: Diagnostics) throws(CurlError) {
-        let data = readableData(diagnostics)
+    /// Fills the request part of `request` from the operation's `inputs` (``readInputs(_:)``) and `upload`, the
+    /// `-T` file paired with this URL; its template first (the other option sets add to it).
+    func apply(to request: inout FetchRequest, inputs: TransferInputs, upload: String?) throws(CurlError) {
         request.template = template
-        request.template.headers = try Self.expandingFiles(headers)
-        if data.contains(where: { $0.kind == .json }) {
+        request.template.headers = inputs.headers
+        if inputs.json {
             // As curl: JSON's Content-Type and Accept follow the -H lines, unless they set those headers themselves.
             for line in ["Content-Type: application/json", "Accept: application/json"] {
                 let name = line.prefix { $0 != ":" }.lowercased()
@@ -122,22 +135,20 @@ struct TransferOptions: Sendable {
                 }
             }
         }
-        let kinds = [!data.isEmpty && !get, !form.isEmpty, uploadFile != nil].filter { $0 }.count
-        guard kinds <= 1 else { throw CurlError.usage("You can only select one HTTP request method! (-d, -F and -T each choose one)") }
-        if get, !data.isEmpty {
-            let query = try DataArgument.query(data)
+        let kinds = [!data.isEmpty, !form.isEmpty, upload != nil].filter { $0 }.count
+        guard kinds <= 1 else { throw Self.twoMethods }
+        switch inputs.body {
+        case .query(let query)?:
             let fragment = request.url.firstIndex(of: "#")
             let base = fragment.map { String(request.url[..<$0]) } ?? request.url
             request.url = base + (base.contains("?") ? "&" : "?") + query + (fragment.map { String(request.url[$0...]) } ?? "")
-        } else if !data.isEmpty {
-            request.payload = .data(try DataArgument.body(data))
+        case .data(let segments)?:
+            request.payload = .data(segments)
+        case nil:
+            break
         }
-        if !form.isEmpty {
-            var parts: [FormPart] = []
-            for part in form { parts.append(part.literal ? try FormPart(literal: part.text) : try FormPart(parsing: part.text)) }
-            request.payload = .form(parts)
-        }
-        if let uploadFile { (request.payload, request.url) = try RequestPayload.upload(uploadFile, url: request.url) }
+        if let parts = inputs.form { request.payload = .form(parts) }
+        if let upload { (request.payload, request.url) = try RequestPayload.upload(upload, url: request.url) }
         if let user {
             guard user.contains(":") else {
                 throw CurlError.usage("-u \(user.prefix { $0 != ":" }): give user:password (ipcurl never prompts)")

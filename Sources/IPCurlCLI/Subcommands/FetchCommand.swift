@@ -29,10 +29,15 @@ enum FetchCommand {
         })
         var slots: [URLSlot] = []
         for (number, operation) in operations.enumerated() {
-            let given = operation.urls.transfers
-            if operation.urls.hasUnusedOutputs, !given.isEmpty { job.operations[number].diagnostics.warning("Got more output options than URLs") }
-            slots += given.map { URLSlot(url: $0.url ?? "", output: $0.output, remoteName: $0.remoteName, operation: number,
-                                         globoff: operation.globoff) }
+            let given = operation.urls.transfers, uploads = operation.transfer.uploads
+            if operation.urls.hasUnusedOutputs || uploads.count > given.count, !given.isEmpty {
+                job.operations[number].diagnostics.warning("Got more output options than URLs")
+            }
+            // As curl pairs them: the first -T goes with the first URL, the second with the second.
+            slots += given.enumerated().map { index, slot in
+                URLSlot(url: slot.url ?? "", output: slot.output, remoteName: slot.remoteName, operation: number,
+                        globoff: operation.globoff, upload: index < uploads.count && !uploads[index].isEmpty ? uploads[index] : nil)
+            }
         }
         let transfers: [PlannedTransfer]
         switch job.plan(slots) {
@@ -47,19 +52,24 @@ enum FetchCommand {
         }
         job.parallel = line.parallel ? line.parallelMax : nil
         job.failEarly = line.failEarly
+        // Every operation's files and stdin are read once, in command-line order, before the first transfer.
+        let inputs = operations.enumerated().map { number, operation in
+            Result { () throws(CurlError) in try operation.transfer.readInputs(job.operations[number].diagnostics) }
+        }
         let failure = job.run(transfers) { transfer, diagnostics throws(CurlError) in
-            try makeRequest(transfer, operations[transfer.operation], diagnostics)
+            try makeRequest(transfer, operations[transfer.operation], inputs[transfer.operation].get(), diagnostics)
         }
         return failure.map(Completion.reported) ?? .success
     }
 
     /// The request `operation`'s options describe for `transfer`.
-    private static func makeRequest(_ transfer: PlannedTransfer, _ operation: FetchOperation,
+    private static func makeRequest(_ transfer: PlannedTransfer, _ operation: FetchOperation, _ inputs: TransferInputs,
                                     _ diagnostics: Diagnostics) throws(CurlError) -> FetchRequest {
         var request = FetchRequest(url: transfer.url)
-        try operation.transfer.apply(to: &request, diagnostics: diagnostics)
+        try operation.transfer.apply(to: &request, inputs: inputs, upload: transfer.upload)
         request.outputPath = transfer.output.map(operation.output.placed)
-        if transfer.remoteName { request.outputPath = operation.output.placed(try URLList.remoteName(of: request.url)) }
+        // As curl: -O names the file after the URL as given, before -T appends the upload's name to it.
+        if transfer.remoteName { request.outputPath = operation.output.placed(try URLList.remoteName(of: transfer.url)) }
         try operation.output.apply(to: &request)
         operation.follow.apply(to: &request)
         try operation.tls.apply(to: &request)

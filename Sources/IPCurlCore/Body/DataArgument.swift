@@ -91,12 +91,15 @@ public struct DataArgument: Sendable, Equatable {
         return out
     }
 
-    /// curl's `--data-urlencode` forms: the part after the first `=` is encoded, or a file after `@`.
+    /// curl's `--data-urlencode` forms: the part after the first `=` is encoded, or a file after `@` (an empty
+    /// file adds nothing).
     private func urlEncoded() throws(CurlError) -> [UInt8] {
         let equals = text.firstIndex(of: "="), at = text.firstIndex(of: "@")
         if let at, equals.map({ at < $0 }) ?? true {
             let name = text[..<at]
             let content = try LocalFiles.read(String(text[text.index(after: at)...]))
+            // As curl's data_urlencode: an empty file (stdin another option read first) adds nothing, not "name=".
+            guard !content.isEmpty else { return [] }
             return (name.isEmpty ? [] : Array(name.utf8) + [UInt8(ascii: "=")]) + Self.formEncoded(content)
         }
         guard let equals else { return Self.formEncoded(Array(text.utf8)) }

@@ -13,19 +13,38 @@ public enum RequestPayload: Sendable, Equatable {
     case form([FormPart])
     /// `-T FILE`: a PUT of a regular file with its size as Content-Length.
     case uploadFile(path: String, size: Int64)
-    /// `-T -`: a PUT streamed from stdin (chunked).
-    case uploadStandardInput
+    /// `-T -`, `-T .`, or `-T FILE` where FILE is not a regular file: a PUT streamed as it is read (chunked).
+    case uploadStream(UploadStream)
+
+    /// Where a streamed upload reads from.
+    public enum UploadStream: Sendable, Equatable {
+        /// `-T -`.
+        case standardInput
+        /// `-T .`: stdin read without blocking the transfer.
+        case standardInputNonBlocking
+        /// A pipe, a FIFO, `/dev/stdin`, `/dev/fd/N`, a process substitution.
+        case file(path: String)
+
+        /// The run's one reader of this stream.
+        func replay() -> StdinReplay {
+            switch self {
+            case .standardInput: StdinReplay()
+            case .standardInputNonBlocking: StdinReplay(nonBlocking: true)
+            case .file(let path): StdinReplay(path: path)
+            }
+        }
+    }
 
     /// The method curl infers: GET, POST or PUT.
     public var inferredMethod: String {
         switch self {
         case .none: "GET"
         case .data, .form: "POST"
-        case .uploadFile, .uploadStandardInput: "PUT"
+        case .uploadFile, .uploadStream: "PUT"
         }
     }
 
-    /// Installs the body on `handle`; `stdin` is the run's one reader of standard input.
+    /// Installs the body on `handle`; `stdin` is the run's one reader of the upload stream (``replay()``).
     func apply(to handle: EasyHandle, stdin: StdinReplay) throws(CurlError) {
         switch self {
         case .none:
@@ -36,29 +55,35 @@ public enum RequestPayload: Sendable, Equatable {
             try handle.setPost(size: body.length ?? 0)
         case .form(let parts):
             let form = try MimeForm(for: handle)
-            for part in parts { try part.add(to: form) }
+            for part in parts { try part.add(to: form, handle: handle) }
             try form.attach(to: handle)
         case .uploadFile(let path, let size):
             handle.requestBody = SegmentedBody([.file(path: path, size: size)])
             try handle.setUpload(size: size)
-        case .uploadStandardInput:
+        case .uploadStream(let stream):
             handle.requestBody = try stdin.reader()
             try handle.setUpload(size: nil)
+            if stream == .standardInputNonBlocking { try handle.reportProgress() }
         }
     }
 
-    /// `-T FILE`: the payload, and the URL with the file's name appended when the URL names no file
-    /// (ends in `/`), as curl does.
+    /// The reader of standard input or of the upload stream a run of this payload shares between its hops.
+    func replay() -> StdinReplay {
+        if case .uploadStream(let stream) = self { return stream.replay() }
+        return StdinReplay()
+    }
+
+    /// `-T FILE`: the payload, and the URL with the file's name appended when the URL's path names no file
+    /// (``CurlURL/uploadTarget(_:file:)``). `-` and `.` are stdin (`.` without blocking), and the URL is kept; a
+    /// regular file is sent with its size, anything else readable as a stream. A file that cannot be read is exit 26.
     public static func upload(_ path: String, url: String) throws(CurlError) -> (RequestPayload, String) {
-        if path == "-" { return (.uploadStandardInput, url) }
-        guard let size = LocalFiles.regularFileSize(path), LocalFiles.isReadableFile(path) else {
+        if path == "-" { return (.uploadStream(.standardInput), url) }
+        if path == "." { return (.uploadStream(.standardInputNonBlocking), url) }
+        let target = try CurlURL.uploadTarget(url, file: path)
+        guard LocalFiles.isReadable(path) else {
             throw CurlError.readError.with(message: "Failed to open/read local data from file/application: \(path)")
         }
-        var url = url
-        if let parsed = try? CurlURL(url), parsed.path.hasSuffix("/"), !parsed.hasQueryOrFragment {
-            let name = path.split(separator: "/").last.map(String.init) ?? path
-            url = (url.hasSuffix("/") ? url : url + "/") + String(decoding: DataArgument.percentEncoded(Array(name.utf8)), as: UTF8.self)
-        }
-        return (.uploadFile(path: path, size: size), url)
+        guard let size = LocalFiles.regularFileSize(path) else { return (.uploadStream(.file(path: path)), target) }
+        return (.uploadFile(path: path, size: size), target)
     }
 }

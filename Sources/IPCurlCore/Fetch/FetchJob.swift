@@ -1,8 +1,8 @@
 import CurlKit
 import HTTPDNS
 
-/// One URL of a command line as given: its pattern, the output paired with it, and its operation (the part of the
-/// command line between `--next`s).
+/// One URL of a command line as given: its pattern, the output and the upload paired with it, and its operation
+/// (the part of the command line between `--next`s).
 public struct URLSlot: Sendable {
     public let url: String
     /// `-o FILE`, or `nil` for stdout.
@@ -11,11 +11,14 @@ public struct URLSlot: Sendable {
     public let remoteName: Bool
     /// The operation's index.
     public let operation: Int
-    /// `-g`: `[]{}` are literal.
+    /// `-g`: `[]{}` are literal, in the URL and in the upload's name.
     public let globoff: Bool
+    /// `-T FILE` (a pattern globbed as curl globs it), or `nil` when this URL uploads nothing.
+    public let upload: String?
 
-    public init(url: String, output: String?, remoteName: Bool, operation: Int, globoff: Bool) {
+    public init(url: String, output: String?, remoteName: Bool, operation: Int, globoff: Bool, upload: String? = nil) {
         (self.url, self.output, self.remoteName, self.operation, self.globoff) = (url, output, remoteName, operation, globoff)
+        self.upload = upload
     }
 }
 
@@ -27,6 +30,8 @@ public struct PlannedTransfer: Sendable {
     public let operation: Int
     /// `%{urlnum}`: the URL's place on the command line (0-based); a glob's URLs share their pattern's.
     public let urlNumber: Int
+    /// The file `-T` uploads to this URL (`-` and `.` are stdin), after globbing; `nil` for none.
+    public let upload: String?
 }
 
 /// The fetch orchestrator: every transfer of a command line, run as curl runs them — in order, or `-Z` up to
@@ -57,46 +62,66 @@ public struct FetchJob: Sendable {
     public init(operations: [Operation]) { self.operations = operations }
 
     /// The transfers of `slots` in order, each glob expanded (`-g` keeps a slot as it is); a pattern that does not
-    /// parse is told to its operation's diagnostics and returned.
+    /// parse is told to its operation's diagnostics and returned. A slot with a globbed `-T` pattern runs every URL
+    /// of its pattern for the first file, then for the next, as curl does.
     public func plan(_ slots: [URLSlot]) -> Result<[PlannedTransfer], CurlError> {
         var planned: [PlannedTransfer] = []
         for (number, slot) in slots.enumerated() {
             guard !slot.globoff else {
                 planned.append(PlannedTransfer(url: slot.url, output: slot.output, remoteName: slot.remoteName,
-                                               operation: slot.operation, urlNumber: number))
+                                               operation: slot.operation, urlNumber: number, upload: slot.upload))
                 continue
             }
-            let glob: URLGlob
-            do { glob = try URLGlob(slot.url) } catch {
+            let glob: URLGlob, uploads: URLGlob?
+            do throws(CurlError) {
+                uploads = try slot.upload.map { upload throws(CurlError) in try URLGlob(upload) }
+                glob = try URLGlob(slot.url)
+            } catch {
                 operations[slot.operation].diagnostics.error(error)
                 return .failure(error)
             }
-            for index in 0..<glob.count {
-                let (expanded, values) = glob.url(index)
-                planned.append(PlannedTransfer(url: expanded, output: slot.output.map { URLGlob.substitute(into: $0, values: values) },
-                                               remoteName: slot.remoteName, operation: slot.operation, urlNumber: number))
+            for file in 0..<(uploads?.count ?? 1) {
+                let upload = uploads?.url(file).url
+                for index in 0..<glob.count {
+                    let (expanded, values) = glob.url(index)
+                    planned.append(PlannedTransfer(url: expanded, output: slot.output.map { URLGlob.substitute(into: $0, values: values) },
+                                                   remoteName: slot.remoteName, operation: slot.operation, urlNumber: number,
+                                                   upload: upload))
+                }
             }
         }
         return .success(planned)
     }
 
     /// Runs `transfers`, building each one's request with `request`, and returns the failure that decides curl's
-    /// exit code for them (``FetchBatch``); every failure has been told by then.
+    /// exit code for them (``FetchBatch``); every failure has been told by then. A request that cannot be built
+    /// (a `-T` file that cannot be read, two methods) ends the run with its error, as a transfer curl cannot set
+    /// up ends curl's.
     public func run(_ transfers: [PlannedTransfer],
                     request: @escaping @Sendable (PlannedTransfer, Diagnostics) throws(CurlError) -> FetchRequest) -> CurlError? {
         let share = CommandShare(parallel: (parallel ?? 1) > 1 && transfers.count > 1)
-        return FetchBatch.run(count: transfers.count, parallel: parallel, failEarly: failEarly) { [self] index in
+        return FetchBatch.run(count: transfers.count, parallel: parallel, failEarly: failEarly, ends: { $0.beforeStart }) { [self] index in
             run(transfers[index], share: share, request: request)
-        }
+        }?.error
+    }
+
+    /// A transfer's error, and whether it came before the transfer started.
+    private struct Failure: Sendable {
+        let error: CurlError
+        let beforeStart: Bool
     }
 
     /// One transfer: its request, the fetch, its error told, `-w` printed.
     private func run(_ transfer: PlannedTransfer, share: CommandShare,
-                     request make: (PlannedTransfer, Diagnostics) throws(CurlError) -> FetchRequest) -> CurlError? {
+                     request make: (PlannedTransfer, Diagnostics) throws(CurlError) -> FetchRequest) -> Failure? {
         let diagnostics = operations[transfer.operation].diagnostics
         do throws(CurlError) {
             let session = try operations[transfer.operation].session.get()
-            var request = try make(transfer, diagnostics)
+            var request: FetchRequest
+            do throws(CurlError) { request = try make(transfer, diagnostics) } catch {
+                diagnostics.error(error)
+                return Failure(error: error, beforeStart: true)
+            }
             // The run's trust, limits and families are the session's, made once per operation.
             request.template.transport = session.transport
             request.template.families = session.settings.families
@@ -109,10 +134,10 @@ public struct FetchJob: Sendable {
                 if format.lowercased().contains("%{json}") { report.curlVersion = CurlRuntime.versionLine }
                 WriteOutPrinter.print(format, report: report, diagnostics: diagnostics)
             }
-            return outcome.error
+            return outcome.error.map { Failure(error: $0, beforeStart: false) }
         } catch {
             diagnostics.error(error)
-            return error
+            return Failure(error: error, beforeStart: false)
         }
     }
 }

@@ -5,7 +5,8 @@ import Testing
 /// Placeholders: `{A}`/`{B}` are `https://a.test:PORT`/`https://b.test:PORT`, `{H}` is `http://a.test:PORT`, `{DIR}` a
 /// scratch directory of each tool's own (files written there are compared too), `{FILE}` a small text file,
 /// `{BIN}` a binary file, `{CFG}` a config file (`config` text written first), `{KEY}` a key unique to the row
-/// (for the lab's counters), `{PINS}` the tool's resolver and trust options again (after `--next`).
+/// (for the lab's counters), `{PINS}` the tool's resolver and trust options again (after `--next`), `{FIFO}` a FIFO
+/// in the scratch directory that a writer fills with one line once a reader opens it.
 struct DifferentialRow: Sendable, CustomTestStringConvertible {
     let arguments: [String]
     /// ipcurl resolves through the lab's DoH server instead of the same `--resolve` entries curl gets.

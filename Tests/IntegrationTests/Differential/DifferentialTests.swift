@@ -37,10 +37,13 @@ import Testing
         #expect(try ours.files() == theirs.files())
     }
 
-    /// `text` without `Date:` header lines, with the side's scratch directory written as `{DIR}` and without
-    /// libcurl's elapsed connect time (``untimed(_:)``).
+    /// `text` without `Date:` header lines, with the side's scratch directory written as `{DIR}`, without
+    /// libcurl's elapsed connect time (``untimed(_:)``) and with libcurl's random multipart boundaries (a nested
+    /// `multipart/mixed` part names its own) written as `{BOUNDARY}`.
     static func undated(_ text: String, _ side: Side) -> [String] {
-        lines(untimed(text.replacingOccurrences(of: side.directory.path, with: "{DIR}"))).filter { !$0.lowercased().hasPrefix("date:") }
+        let unbounded = untimed(text.replacingOccurrences(of: side.directory.path, with: "{DIR}"))
+            .replacing(#/-{24}[0-9a-f]{16}/#, with: "{BOUNDARY}")
+        return lines(unbounded).filter { !$0.lowercased().hasPrefix("date:") }
     }
 
     /// `text` with the elapsed time in libcurl's connect errors ("Failed to connect to 127.0.0.1 port 1 after 1 ms")
@@ -65,7 +68,9 @@ import Testing
     struct Side {
         let directory: TemporaryDirectory
         let arguments: [String]
-        private var inputs: Set<String> { ["file.txt", "bin.dat", "headers", "cookies", "cfg"] }
+        /// The process that writes `{FIFO}`, ended with the side if no tool opened the FIFO.
+        let fifoWriter: FIFOWriter?
+        private var inputs: Set<String> { ["file.txt", "bin.dat", "headers", "cookies", "cfg", "fifo"] }
 
         init(lab: Lab, row: DifferentialRow, key: String, pins: [String]) throws {
             directory = try TemporaryDirectory()
@@ -82,8 +87,9 @@ import Testing
                     .replacingOccurrences(of: "{DIR}", with: path).replacingOccurrences(of: "{FILE}", with: path + "/file.txt")
                     .replacingOccurrences(of: "{BIN}", with: path + "/bin.dat").replacingOccurrences(of: "{HEADERS}", with: path + "/headers")
                     .replacingOccurrences(of: "{COOKIES}", with: path + "/cookies").replacingOccurrences(of: "{CFG}", with: path + "/cfg")
-                    .replacingOccurrences(of: "{KEY}", with: key)
+                    .replacingOccurrences(of: "{KEY}", with: key).replacingOccurrences(of: "{FIFO}", with: path + "/fifo")
             }
+            fifoWriter = row.arguments.contains { $0.contains("{FIFO}") } ? try FIFOWriter(path: path + "/fifo") : nil
             if let config = row.config { try filled(config).write(toFile: path + "/cfg", atomically: true, encoding: .utf8) }
             arguments = row.arguments.flatMap { $0 == "{PINS}" ? pins : [filled($0)] }
         }
@@ -104,4 +110,19 @@ import Testing
             return found
         }
     }
+}
+
+/// A FIFO and a writer process that opens it (blocking until a reader does), writes one line and closes it; the
+/// writer is ended when this is released, in case nothing ever read the FIFO.
+final class FIFOWriter: @unchecked Sendable {
+    private let process = Process()
+
+    init(path: String, line: String = "fifo body\n") throws {
+        guard mkfifo(path, 0o600) == 0 else { throw LabError("mkfifo \(path) failed") }
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "printf '%s' \"$1\" > \"$0\"", path, line]
+        try process.run()
+    }
+
+    deinit { if process.isRunning { process.terminate() } }
 }

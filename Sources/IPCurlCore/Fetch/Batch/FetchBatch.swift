@@ -18,18 +18,19 @@ public enum FetchBatch {
 
     /// Runs `transfer` for `0..<count` and returns the failure that decides the run's exit code: the last
     /// transfer's when serial, the first failed one's in command-line order when parallel; `transfer` returns
-    /// each transfer's failure, `nil` for success.
+    /// each transfer's failure, `nil` for success. A failure `ends` tells ends the run as `--fail-early` does.
     public static func run<Failure: Sendable>(count: Int, parallel: Int?, failEarly: Bool,
+                                              ends: @escaping @Sendable (Failure) -> Bool = { _ in false },
                                               _ transfer: @escaping @Sendable (Int) -> Failure?) -> Failure? {
         guard let parallel, parallel > 1, count > 1 else {
             var last: Failure?
             for index in 0..<count {
                 last = transfer(index)
-                if failEarly, last != nil { return last }
+                if let last, failEarly || ends(last) { return last }
             }
             return last
         }
-        let queue = WorkQueue<Failure>(count: count, failEarly: failEarly)
+        let queue = WorkQueue<Failure>(count: count, failEarly: failEarly, ends: ends)
         let workers = (0..<min(parallel, count)).map { _ in
             BackgroundTask<Void> {
                 while let index = queue.next() { queue.finish(index, failure: transfer(index)) }
@@ -48,10 +49,12 @@ private final class WorkQueue<Failure: Sendable>: @unchecked Sendable {
     private var stopped = false
     private let count: Int
     private let failEarly: Bool
+    private let ends: @Sendable (Failure) -> Bool
 
-    init(count: Int, failEarly: Bool) {
+    init(count: Int, failEarly: Bool, ends: @escaping @Sendable (Failure) -> Bool) {
         self.count = count
         self.failEarly = failEarly
+        self.ends = ends
         failures = Array(repeating: nil, count: count)
     }
 
@@ -66,7 +69,7 @@ private final class WorkQueue<Failure: Sendable>: @unchecked Sendable {
     func finish(_ index: Int, failure: Failure?) {
         lock.locked {
             failures[index] = failure
-            if failure != nil, failEarly { stopped = true }
+            if let failure, failEarly || ends(failure) { stopped = true }
         }
     }
 

@@ -1,0 +1,51 @@
+internal import CCurl
+
+extension CurlURL {
+    /// The URL `-T FILE` uploads to, as curl names it: when the URL's path has no file name (it is empty or ends
+    /// in `/`), the last component of `file` (after its last `/` or `\`), percent-encoded, is appended to the path,
+    /// before any `?query` or `#fragment`, and the URL comes back as libcurl spells it; otherwise `url` is returned
+    /// as it is. A URL libcurl cannot parse is exit 3.
+    /// - SeeAlso: curl's `-T/--upload-file`, `add_file_name_to_url` in `src/tool_operhlp.c`.
+    public static func uploadTarget(_ url: String, file: String) throws(CurlError) -> String {
+        guard let handle = curl_url() else { throw CurlError.outOfMemory }
+        defer { curl_url_cleanup(handle) }
+        func failed(_ code: CURLUcode) -> CurlError {
+            CurlError.malformedURL.with(message: "URL rejected: \(String(cString: curl_url_strerror(code)))")
+        }
+        let parsed = curl_url_set(handle, CURLUPART_URL, url, UInt32(CURLU_GUESS_SCHEME) | UInt32(CURLU_NON_SUPPORT_SCHEME))
+        guard parsed == CURLUE_OK else { throw failed(parsed) }
+        var value: UnsafeMutablePointer<CChar>?
+        let got = curl_url_get(handle, CURLUPART_PATH, &value, 0)
+        guard got == CURLUE_OK, let value else { throw failed(got) }
+        let path = String(cString: value)
+        curl_free(value)
+        if let slash = path.lastIndex(of: "/"), path.index(after: slash) != path.endIndex { return url }
+        let base = file.split(separator: "/", omittingEmptySubsequences: false).last ?? Substring(file)
+        let name = base.split(separator: "\\", omittingEmptySubsequences: false).last ?? base
+        let joined = (path.hasSuffix("/") ? path : path + "/") + escaped(String(name))
+        let set = curl_url_set(handle, CURLUPART_PATH, joined, 0)
+        guard set == CURLUE_OK else { throw failed(set) }
+        var whole: UnsafeMutablePointer<CChar>?
+        let built = curl_url_get(handle, CURLUPART_URL, &whole, UInt32(CURLU_DEFAULT_SCHEME))
+        guard built == CURLUE_OK, let whole else { throw failed(built) }
+        defer { curl_free(whole) }
+        return String(cString: whole)
+    }
+
+    /// `curl_easy_escape`: every byte but the RFC 3986 unreserved characters as upper-case `%XX`.
+    private static func escaped(_ text: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                 UInt8(ascii: "~"):
+                out.append(byte)
+            default:
+                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
