@@ -53,28 +53,48 @@ enum FetchCommand {
         job.parallel = line.parallel ? line.parallelMax : nil
         job.failEarly = line.failEarly
         // Every operation's files and stdin are read once, in command-line order, before the first transfer.
-        let inputs = operations.enumerated().map { number, operation in
-            Result { () throws(CurlError) in try operation.transfer.readInputs(job.operations[number].diagnostics) }
+        let prepared = operations.indices.map { number in
+            PreparedOperation(operations[number], diagnostics: job.operations[number].diagnostics)
         }
         let failure = job.run(transfers) { transfer, diagnostics throws(CurlError) in
-            try makeRequest(transfer, operations[transfer.operation], inputs[transfer.operation].get(), diagnostics)
+            try makeRequest(transfer, prepared[transfer.operation])
         }
         return failure.map(Completion.reported) ?? .success
     }
 
-    /// The request `operation`'s options describe for `transfer`.
-    private static func makeRequest(_ transfer: PlannedTransfer, _ operation: FetchOperation, _ inputs: TransferInputs,
-                                    _ diagnostics: Diagnostics) throws(CurlError) -> FetchRequest {
+    /// One operation's options and what its inputs read, kept once for all its transfers (a reference, so a
+    /// transfer's request is built without copying the options).
+    private final class PreparedOperation: Sendable {
+        let operation: FetchOperation
+        let inputs: TransferInputs
+        /// Why the inputs could not be read: every transfer of the operation fails with it.
+        let failure: CurlError?
+
+        init(_ operation: FetchOperation, diagnostics: Diagnostics) {
+            self.operation = operation
+            do throws(CurlError) {
+                inputs = try operation.transfer.readInputs(diagnostics)
+                failure = nil
+            } catch {
+                inputs = TransferInputs()
+                failure = error
+            }
+        }
+    }
+
+    /// The request `prepared`'s options describe for `transfer`.
+    private static func makeRequest(_ transfer: PlannedTransfer, _ prepared: PreparedOperation) throws(CurlError) -> FetchRequest {
+        if let failure = prepared.failure { throw failure }
         var request = FetchRequest(url: transfer.url)
-        try operation.transfer.apply(to: &request, inputs: inputs, upload: transfer.upload)
-        request.outputPath = transfer.output.map(operation.output.placed)
+        try prepared.operation.transfer.apply(to: &request, inputs: prepared.inputs, upload: transfer.upload)
+        request.outputPath = transfer.output.map(prepared.operation.output.placed)
         // As curl: -O names the file after the URL as given, before -T appends the upload's name to it.
-        if transfer.remoteName { request.outputPath = operation.output.placed(try URLList.remoteName(of: transfer.url)) }
-        try operation.output.apply(to: &request)
-        operation.follow.apply(to: &request)
-        try operation.tls.apply(to: &request)
-        try operation.proxy.apply(to: &request)
-        request.template.tuning = operation.tuning
+        if transfer.remoteName { request.outputPath = prepared.operation.output.placed(try URLList.remoteName(of: transfer.url)) }
+        try prepared.operation.output.apply(to: &request)
+        prepared.operation.follow.apply(to: &request)
+        try prepared.operation.tls.apply(to: &request)
+        try prepared.operation.proxy.apply(to: &request)
+        request.template.tuning = prepared.operation.tuning
         return request
     }
 }

@@ -35,10 +35,11 @@ struct FetchCommandLine: Subcommand {
     /// `--trace`/`--trace-ascii FILE` (the last one wins, as in curl), `--trace-time`, `--stderr FILE`.
     var trace: (path: String, asciiOnly: Bool)?, traceTime = false, stderrPath: String?
 
-    /// The operation the options being read apply to.
+    /// The operation the options being read apply to, changed in place (a get and a set would copy the whole
+    /// operation, and its arrays, for every option and URL).
     var current: FetchOperation {
         get { operations[operations.count - 1] }
-        set { operations[operations.count - 1] = newValue }
+        _modify { yield &operations[operations.count - 1] }
     }
 
     static let general = OptionCategory("important", "The options most requests use")

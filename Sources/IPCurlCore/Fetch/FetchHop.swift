@@ -30,10 +30,11 @@ extension FetchRun {
             let handle = try makeHandle(hop, entry: entry)
             lastHandle = handle
             var headers = ResponseHeaders()
-            handle.onHeader = { [output, headerDump, request] bytes in
+            let includeHeaders = request.includeHeaders
+            handle.onHeader = { [output, headerDump] bytes in
                 headers.receive(bytes)
                 if let headerDump, !headerDump.write(bytes) { return false }
-                return request.includeHeaders ? output.write(bytes) : true
+                return includeHeaders ? output.write(bytes) : true
             }
             let follow = request.redirects.follow, remoteHeaderName = request.remoteHeaderName
             var skipsBody: Bool?
