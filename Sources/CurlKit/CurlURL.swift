@@ -80,12 +80,15 @@ public struct CurlURL: Sendable, Equatable {
         self.host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         unicodeHost = host == written ? nil : written
         port = part(CURLUPART_PORT, CURLU_DEFAULT_PORT).flatMap { Int($0) } ?? 0
-        let user = part(CURLUPART_USER), password = part(CURLUPART_PASSWORD)
+        // A part whose delimiter the normalized URL lacks is not there: only the parts that may be are asked for.
+        let bytes = url.utf8
+        let user = bytes.contains(UInt8(ascii: "@")) ? part(CURLUPART_USER) : nil
+        let password = bytes.contains(UInt8(ascii: "@")) ? part(CURLUPART_PASSWORD) : nil
         hasCredentials = user != nil || password != nil
         userInfo = hasCredentials ? (user ?? "") + (password.map { ":" + $0 } ?? "") : nil
-        query = part(CURLUPART_QUERY)
+        query = bytes.contains(UInt8(ascii: "?")) ? part(CURLUPART_QUERY) : nil
         path = part(CURLUPART_PATH) ?? "/"
-        hasQueryOrFragment = query != nil || part(CURLUPART_FRAGMENT) != nil
+        hasQueryOrFragment = query != nil || (bytes.contains(UInt8(ascii: "#")) && part(CURLUPART_FRAGMENT) != nil)
     }
 
     /// ``text`` with `userInfo` (`user[:password]`, percent-encoded as in a URL; `nil` for none) instead of its

@@ -88,5 +88,11 @@ enum Subcommands {
     static let defaultName = "fetch"
 
     /// The subcommand called `name`.
-    static func named(_ name: String) -> (any Subcommand.Type)? { all.first { $0.name == name } }
+    static func named(_ name: String) -> (any Subcommand.Type)? {
+        // A URL is no subcommand: the names are short words, so most arguments are told apart by length alone.
+        guard name.utf8.count <= longestName else { return nil }
+        return all.first { $0.name == name }
+    }
+
+    private static let longestName = all.map { $0.name.utf8.count }.max() ?? 0
 }

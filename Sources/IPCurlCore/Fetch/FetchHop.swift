@@ -31,8 +31,10 @@ extension FetchRun {
             lastHandle = handle
             var headers = ResponseHeaders()
             let includeHeaders = request.includeHeaders
+            // The header fields are read only to follow a redirect (-L), name a file (-J) or report (-w).
+            let keepsHeaders = request.redirects.follow || request.remoteHeaderName || request.writeOut != nil
             handle.onHeader = { [output, headerDump] bytes in
-                headers.receive(bytes)
+                if keepsHeaders { headers.receive(bytes) }
                 if let headerDump, !headerDump.write(bytes) { return false }
                 return includeHeaders ? output.write(bytes) : true
             }
@@ -50,7 +52,8 @@ extension FetchRun {
                 skipsBody = skips
                 return skips || output.write(bytes)
             }
-            defer { if let entry { share.record(connectedTo: handle.primaryIP, for: entry) } }
+            // A new connection joins the pool: its address is recorded (a reused one is already).
+            defer { if let entry, handle.connectCount > 0 { share.record(connectedTo: handle.primaryIP, for: entry) } }
             do throws(CurlError) {
                 do throws(CurlError) { try handle.perform() } catch {
                     throw output.failure ?? headerDump?.failure ?? error

@@ -67,7 +67,7 @@ public struct FetchJob: Sendable {
     public func plan(_ slots: [URLSlot]) -> Result<[PlannedTransfer], CurlError> {
         var planned: [PlannedTransfer] = []
         for (number, slot) in slots.enumerated() {
-            guard !slot.globoff else {
+            guard !slot.globoff, !(URLGlob.isLiteral(slot.url) && slot.upload.map(URLGlob.isLiteral) ?? true) else {
                 planned.append(PlannedTransfer(url: slot.url, output: slot.output, remoteName: slot.remoteName,
                                                operation: slot.operation, urlNumber: number, upload: slot.upload))
                 continue

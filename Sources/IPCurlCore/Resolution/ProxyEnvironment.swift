@@ -25,7 +25,9 @@ enum ProxyEnvironment {
 
     /// The route libcurl will take for `url` with `settings`, or `nil` for a direct connection.
     static func route(for url: CurlURL, settings: ProxySettings) -> Route? {
-        route(scheme: url.scheme, host: url.host, settings: settings, lookup: ProcessProxyVariables.value(of:))
+        // No -x and no proxy variable: direct, whatever the host.
+        guard settings.url != nil || ProcessProxyVariables.namesAProxy else { return nil }
+        return route(scheme: url.scheme, host: url.host, settings: settings, lookup: ProcessProxyVariables.value(of:))
     }
 
     /// ``route(for:settings:)`` over any environment lookup, for tests.
@@ -60,6 +62,8 @@ enum ProxyEnvironment {
 private enum ProcessProxyVariables {
     static let names = ["no_proxy", "NO_PROXY", "http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"]
     static let values: [String?] = names.map { name in getenv(name).map { String(cString: $0) } }
+    /// Whether a proxy variable (not `no_proxy`) is set and not empty.
+    static let namesAProxy = values.dropFirst(2).contains { !($0 ?? "").isEmpty }
 
     /// The variable `name`'s value, `nil` when unset.
     static func value(of name: String) -> String? {

@@ -99,6 +99,13 @@ public struct URLGlob: Sendable {
         return (url, values)
     }
 
+    /// Whether `text` has none of the characters a pattern is made of (`{`, `}`, `[`, `]`, a backslash): it
+    /// expands to itself alone.
+    public static func isLiteral(_ text: String) -> Bool {
+        !text.utf8.contains { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "}")
+            || $0 == UInt8(ascii: "]") || $0 == UInt8(ascii: "\\") }
+    }
+
     /// `template` with `#1`…`#9` replaced by the pattern values; a `#N` beyond them stays as written, as in curl.
     public static func substitute(into template: String, values: [String]) -> String {
         var result = ""
