@@ -1,6 +1,6 @@
 #!/bin/bash
 # Writes Build/hot-text.order: the functions of the release binary that a pinned download to a file, a -T upload,
-# a GET to stdout and --version execute (callgrind's list of executed functions, one symbol a line). The release
+# a GET to stdout, GETs of three URLs through the DoH answer cache and --version execute (callgrind's list of executed functions, one symbol a line). The release
 # link (the Makefile's RELEASE flags) packs them together at the front of .text. Needs the lab (Tests/Lab/lab.sh up) and valgrind.
 # usage: Build/hot-text.sh [path/to/release/ipcurl]
 # SwiftPM does not track the order file: delete the release binary (.build/x86_64-unknown-linux-gnu/release/ipcurl)
@@ -18,6 +18,9 @@ run version --version
 run download "${pin[@]}" -o "$work/out" "$url/files/big.bin"
 run upload "${pin[@]}" -o /dev/null -T "$work/upload.bin" "$url/api/echo"
 run stdout "${pin[@]}" "$url/"
+export IPCURL_CACHE_DIR="$work/cache"
+"$bin" -s -o /dev/null --cacert "$LAB_CA" --doh "$LAB_DOH_URL" "$url/"  # fills the answer cache
+run warm -s --cacert "$LAB_CA" --doh "$LAB_DOH_URL" "$url/" "$url/?n=2" "$url/?n=3"
 # Executed names, kept only where the binary defines them as functions.
 sed -n -E 's/^c?fn=\([0-9]+\) (.+)$/\1/p' "$work"/cg.* | sort -u >"$work/executed"
 nm --defined-only "$bin" | awk '$2 ~ /^[tTwW]$/ { print $3 }' | sort -u >"$work/defined"
