@@ -22,7 +22,7 @@ extension CurlURL {
         if let slash = path.lastIndex(of: "/"), path.index(after: slash) != path.endIndex { return url }
         let base = file.split(separator: "/", omittingEmptySubsequences: false).last ?? Substring(file)
         let name = base.split(separator: "\\", omittingEmptySubsequences: false).last ?? base
-        let joined = (path.hasSuffix("/") ? path : path + "/") + escaped(String(name))
+        let joined = (path.hasSuffix("/") ? path : path + "/") + String(decoding: escaped(name.utf8), as: UTF8.self)
         let set = curl_url_set(handle, CURLUPART_PATH, joined, 0)
         guard set == CURLUE_OK else { throw failed(set) }
         var whole: UnsafeMutablePointer<CChar>?
@@ -33,10 +33,12 @@ extension CurlURL {
     }
 
     /// `curl_easy_escape`: every byte but the RFC 3986 unreserved characters as upper-case `%XX`.
-    private static func escaped(_ text: String) -> String {
+    /// - SeeAlso: `curl_easy_escape`.
+    public static func escaped(_ bytes: some Sequence<UInt8>) -> [UInt8] {
         let hex = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
-        for byte in text.utf8 {
+        out.reserveCapacity(bytes.underestimatedCount)
+        for byte in bytes {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
                  UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
@@ -46,6 +48,6 @@ extension CurlURL {
                 out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
             }
         }
-        return String(decoding: out, as: UTF8.self)
+        return out
     }
 }

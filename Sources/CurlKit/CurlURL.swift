@@ -38,7 +38,7 @@ public struct CurlURL: Sendable, Equatable {
     public var referer: String {
         guard let handle = curl_url() else { return text }
         defer { curl_url_cleanup(handle) }
-        // `text` is normalized already: parsed again as it is, with its path kept as it is.
+        // `text` is the normalized URL: parsed again as it is, with its path kept as it is.
         let flags = UInt32(CURLU_NON_SUPPORT_SCHEME) | UInt32(CURLU_PATH_AS_IS)
         guard curl_url_set(handle, CURLUPART_URL, text, flags) == CURLUE_OK else { return text }
         for which in [CURLUPART_USER, CURLUPART_PASSWORD, CURLUPART_FRAGMENT] { curl_url_set(handle, which, nil, 0) }

@@ -120,20 +120,5 @@ public struct DataArgument: Sendable, Equatable {
     }
 
     /// Percent-encodes everything but RFC 3986 unreserved characters, as `curl_easy_escape` does.
-    public static func percentEncoded(_ bytes: [UInt8]) -> [UInt8] {
-        let hex = Array("0123456789ABCDEF".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        for byte in bytes {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                 UInt8(ascii: "~"):
-                out.append(byte)
-            default:
-                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
-            }
-        }
-        return out
-    }
+    public static func percentEncoded(_ bytes: [UInt8]) -> [UInt8] { CurlURL.escaped(bytes) }
 }

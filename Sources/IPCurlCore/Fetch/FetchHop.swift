@@ -52,7 +52,7 @@ extension FetchRun {
                 skipsBody = skips
                 return skips || output.write(bytes)
             }
-            // A new connection joins the pool: its address is recorded (a reused one is already).
+            // A new connection joins the pool: its address is recorded (a reused one was recorded when it was new).
             defer { if let entry, handle.connectCount > 0 { share.record(connectedTo: handle.primaryIP, for: entry) } }
             do throws(CurlError) {
                 do throws(CurlError) { try handle.perform() } catch {
