@@ -14,22 +14,17 @@ extension CurlURL {
         }
         let parsed = curl_url_set(handle, CURLUPART_URL, url, UInt32(CURLU_GUESS_SCHEME) | UInt32(CURLU_NON_SUPPORT_SCHEME))
         guard parsed == CURLUE_OK else { throw failed(parsed) }
-        var value: UnsafeMutablePointer<CChar>?
-        let got = curl_url_get(handle, CURLUPART_PATH, &value, 0)
-        guard got == CURLUE_OK, let value else { throw failed(got) }
-        let path = String(cString: value)
-        curl_free(value)
+        let path = part(CURLUPART_PATH, of: handle) ?? "/"
         if let slash = path.lastIndex(of: "/"), path.index(after: slash) != path.endIndex { return url }
         let base = file.split(separator: "/", omittingEmptySubsequences: false).last ?? Substring(file)
         let name = base.split(separator: "\\", omittingEmptySubsequences: false).last ?? base
         let joined = (path.hasSuffix("/") ? path : path + "/") + String(decoding: escaped(name.utf8), as: UTF8.self)
         let set = curl_url_set(handle, CURLUPART_PATH, joined, 0)
         guard set == CURLUE_OK else { throw failed(set) }
-        var whole: UnsafeMutablePointer<CChar>?
-        let built = curl_url_get(handle, CURLUPART_URL, &whole, UInt32(CURLU_DEFAULT_SCHEME))
-        guard built == CURLUE_OK, let whole else { throw failed(built) }
-        defer { curl_free(whole) }
-        return String(cString: whole)
+        guard let whole = part(CURLUPART_URL, of: handle, flags: UInt32(CURLU_DEFAULT_SCHEME)) else {
+            throw CurlError.malformedURL.with(message: "URL rejected: no URL after adding \(name)")
+        }
+        return whole
     }
 
     /// `curl_easy_escape`: every byte but the RFC 3986 unreserved characters as upper-case `%XX`.

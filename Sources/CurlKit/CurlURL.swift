@@ -36,16 +36,10 @@ public struct CurlURL: Sendable, Equatable {
     /// The URL without user info and fragment, as libcurl sends it as an automatic `Referer`.
     /// - SeeAlso: `CURLOPT_AUTOREFERER`.
     public var referer: String {
-        guard let handle = curl_url() else { return text }
-        defer { curl_url_cleanup(handle) }
         // `text` is the normalized URL: parsed again as it is, with its path kept as it is.
-        let flags = UInt32(CURLU_NON_SUPPORT_SCHEME) | UInt32(CURLU_PATH_AS_IS)
-        guard curl_url_set(handle, CURLUPART_URL, text, flags) == CURLUE_OK else { return text }
-        for which in [CURLUPART_USER, CURLUPART_PASSWORD, CURLUPART_FRAGMENT] { curl_url_set(handle, which, nil, 0) }
-        var value: UnsafeMutablePointer<CChar>?
-        guard curl_url_get(handle, CURLUPART_URL, &value, 0) == CURLUE_OK, let value else { return text }
-        defer { curl_free(value) }
-        return String(cString: value)
+        Self.rebuilt(text, flags: UInt32(CURLU_NON_SUPPORT_SCHEME) | UInt32(CURLU_PATH_AS_IS)) { handle in
+            for which in [CURLUPART_USER, CURLUPART_PASSWORD, CURLUPART_FRAGMENT] { curl_url_set(handle, which, nil, 0) }
+        } ?? text
     }
 
     /// Parses `text`; a missing scheme is guessed as curl does (`example.com` → `http://example.com/`).
@@ -61,12 +55,7 @@ public struct CurlURL: Sendable, Equatable {
             let why = String(cString: curl_url_strerror(result))
             throw CurlError.malformedURL.with(message: "URL rejected: \(why)")
         }
-        func part(_ which: CURLUPart, _ flags: Int32 = 0) -> String? {
-            var value: UnsafeMutablePointer<CChar>?
-            guard curl_url_get(handle, which, &value, UInt32(flags)) == CURLUE_OK, let value else { return nil }
-            defer { curl_free(value) }
-            return String(cString: value)
-        }
+        func part(_ which: CURLUPart, _ flags: Int32 = 0) -> String? { Self.part(which, of: handle, flags: UInt32(flags)) }
         guard let url = part(CURLUPART_URL), let scheme = part(CURLUPART_SCHEME), let written = part(CURLUPART_HOST) else {
             throw CurlError.malformedURL.with(message: "URL rejected: no host in \(input.count) characters")
         }
@@ -94,16 +83,30 @@ public struct CurlURL: Sendable, Equatable {
     /// ``text`` with `userInfo` (`user[:password]`, percent-encoded as in a URL; `nil` for none) instead of its
     /// own: what a redirect hop requests when it may carry other credentials than its URL names, or none.
     public func text(withUserInfo userInfo: String?) -> String {
-        guard userInfo != self.userInfo, let handle = curl_url() else { return text }
-        defer { curl_url_cleanup(handle) }
-        guard curl_url_set(handle, CURLUPART_URL, text, UInt32(CURLU_NON_SUPPORT_SCHEME)) == CURLUE_OK else { return text }
+        guard userInfo != self.userInfo else { return text }
         let parts = userInfo.map { $0.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init) } ?? []
-        curl_url_set(handle, CURLUPART_USER, parts.first, 0)
-        curl_url_set(handle, CURLUPART_PASSWORD, parts.count > 1 ? parts[1] : nil, 0)
+        return Self.rebuilt(text, flags: UInt32(CURLU_NON_SUPPORT_SCHEME)) { handle in
+            curl_url_set(handle, CURLUPART_USER, parts.first, 0)
+            curl_url_set(handle, CURLUPART_PASSWORD, parts.count > 1 ? parts[1] : nil, 0)
+        } ?? text
+    }
+
+    /// Part `which` of the parsed URL `handle`, or `nil` when it has none.
+    static func part(_ which: CURLUPart, of handle: OpaquePointer, flags: UInt32 = 0) -> String? {
         var value: UnsafeMutablePointer<CChar>?
-        guard curl_url_get(handle, CURLUPART_URL, &value, 0) == CURLUE_OK, let value else { return text }
+        guard curl_url_get(handle, which, &value, flags) == CURLUE_OK, let value else { return nil }
         defer { curl_free(value) }
         return String(cString: value)
+    }
+
+    /// `url` parsed with `flags`, changed by `edit`, and put together again as libcurl spells it; `nil` when it
+    /// does not parse.
+    private static func rebuilt(_ url: String, flags: UInt32, _ edit: (OpaquePointer) -> Void) -> String? {
+        guard let handle = curl_url() else { return nil }
+        defer { curl_url_cleanup(handle) }
+        guard curl_url_set(handle, CURLUPART_URL, url, flags) == CURLUE_OK else { return nil }
+        edit(handle)
+        return part(CURLUPART_URL, of: handle)
     }
 
     /// libcurl converts IDNs with libidn2's locale-dependent `idn2_lookup_ul`, so a program that never called

@@ -67,6 +67,7 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The form used inside a resolve entry: IPv6 in brackets, IPv4 bare.
     public var resolveEntryForm: String {
         family == .v6 ? "[\(description)]" : description
     }

@@ -53,7 +53,6 @@ public struct ResolveEntry: Sendable, Equatable, CustomStringConvertible {
         self = entry
     }
 
-
     /// The same entry for the name spelled `lookupName` (a trailing dot, another case).
     public func spelled(_ lookupName: String) -> ResolveEntry {
         ResolveEntry(host: lookupName, port: port, addresses: addresses) ?? self

@@ -87,7 +87,7 @@ import Testing
         _ = payload.withUnsafeBytes { write(pipes[1], $0.baseAddress, $0.count) }
         close(pipes[1])
         defer { close(pipes[0]) }
-        let replay = StdinReplay(descriptor: pipes[0])
+        let replay = StreamReplay(descriptor: pipes[0])
         let first = try replay.reader()
         #expect(first.length == nil)
         #expect(try drain(first, chunk: 4) == payload)

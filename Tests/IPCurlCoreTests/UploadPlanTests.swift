@@ -66,7 +66,7 @@ import Testing
             close(descriptor)
         }
         writer.start()
-        let replay = StdinReplay(path: path)
+        let replay = StreamReplay(path: path)
         var out: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 5)
         let reader = try replay.reader()
         while case let count = try buffer.withUnsafeMutableBytes({ try reader.read(into: $0) }), count > 0 { out += buffer[0..<count] }
@@ -84,7 +84,7 @@ import Testing
         defer { close(pipes[0]); close(pipes[1]) }
         let flags = fcntl(pipes[0], F_GETFL)
         do {
-            let replay = StdinReplay(descriptor: pipes[0], nonBlocking: true)
+            let replay = StreamReplay(descriptor: pipes[0], nonBlocking: true)
             var buffer = [UInt8](repeating: 0, count: 8)
             let reader = try replay.reader()
             #expect(throws: RequestBodyWouldBlock.self) { try buffer.withUnsafeMutableBytes { try reader.read(into: $0) } }

@@ -2,7 +2,7 @@ import CurlKit
 
 /// What a request sends: nothing, a `-d`-family body, a `-F` multipart form, or a `-T` upload. Every kind
 /// can be sent again (redirect 307/308, retry, IP failover): files are reopened, forms rebuilt, and stdin is
-/// kept up to ``StdinReplay/bound``.
+/// kept up to ``StreamReplay/bound``.
 /// - SeeAlso: `CURLOPT_POST`, `CURLOPT_POSTFIELDSIZE_LARGE`, `CURLOPT_MIMEPOST`, `CURLOPT_UPLOAD`,
 ///   `CURLOPT_INFILESIZE_LARGE`.
 public enum RequestPayload: Sendable, Equatable {
@@ -26,11 +26,11 @@ public enum RequestPayload: Sendable, Equatable {
         case file(path: String)
 
         /// The run's one reader of this stream.
-        func replay() -> StdinReplay {
+        func replay() -> StreamReplay {
             switch self {
-            case .standardInput: StdinReplay()
-            case .standardInputNonBlocking: StdinReplay(nonBlocking: true)
-            case .file(let path): StdinReplay(path: path)
+            case .standardInput: StreamReplay()
+            case .standardInputNonBlocking: StreamReplay(nonBlocking: true)
+            case .file(let path): StreamReplay(path: path)
             }
         }
     }
@@ -44,8 +44,9 @@ public enum RequestPayload: Sendable, Equatable {
         }
     }
 
-    /// Installs the body on `handle`; `stdin` is the run's one reader of the upload stream (``replay()``).
-    func apply(to handle: EasyHandle, stdin: StdinReplay) throws(CurlError) {
+    /// Installs the body on `handle`; `stream` is the run's one reader of the upload stream (``replay()``), made
+    /// here when the caller has none.
+    func apply(to handle: EasyHandle, stream replay: StreamReplay? = nil) throws(CurlError) {
         switch self {
         case .none:
             break
@@ -61,16 +62,17 @@ public enum RequestPayload: Sendable, Equatable {
             handle.requestBody = SegmentedBody([.file(path: path, size: size)])
             try handle.setUpload(size: size)
         case .uploadStream(let stream):
-            handle.requestBody = try stdin.reader()
+            handle.requestBody = try (replay ?? stream.replay()).reader()
             try handle.setUpload(size: nil)
             if stream == .standardInputNonBlocking { try handle.reportProgress() }
         }
     }
 
-    /// The reader of standard input or of the upload stream a run of this payload shares between its hops.
-    func replay() -> StdinReplay {
-        if case .uploadStream(let stream) = self { return stream.replay() }
-        return StdinReplay()
+    /// The reader of the upload stream a run of this payload shares between its hops; `nil` when it streams
+    /// nothing.
+    func replay() -> StreamReplay? {
+        guard case .uploadStream(let stream) = self else { return nil }
+        return stream.replay()
     }
 
     /// `-T FILE`: the payload, and the URL with the file's name appended when the URL's path names no file

@@ -15,12 +15,11 @@ struct ProbeRunner {
         }
         var pending = probes.indices.filter { probes[$0].runs }.makeIterator()
         var inFlight: [ObjectIdentifier: (index: Int, transfer: ProbeTransfer)] = [:]
-        let stdin = StdinReplay()
         do throws(CurlError) {
             try multi.drive(concurrency: plan.parallel, next: {
                 while let index = pending.next() {
                     do throws(CurlError) {
-                        let transfer = try ProbeTransfer(probes[index], plan: plan, stdin: stdin)
+                        let transfer = try ProbeTransfer(probes[index], plan: plan)
                         inFlight[ObjectIdentifier(transfer.handle)] = (index, transfer)
                         return transfer.handle
                     } catch {

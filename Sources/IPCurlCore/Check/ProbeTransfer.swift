@@ -16,7 +16,7 @@ final class ProbeTransfer {
     /// The probe's time limit (``CheckPlan/timeLimitMS``), which also bounds `body_matches`.
     private let timeLimitMS: Int
 
-    init(_ planned: PlannedProbe, plan: CheckPlan, stdin: StdinReplay) throws(CurlError) {
+    init(_ planned: PlannedProbe, plan: CheckPlan) throws(CurlError) {
         self.planned = planned
         let target = planned.result.target
         guard let url = planned.url else { throw CurlError.malformedURL }
@@ -37,7 +37,7 @@ final class ProbeTransfer {
         }
         spec.freshConnection = true
         spec.collectsCertificates = url.scheme == "https"
-        handle = try spec.makeHandle(stdin: stdin)
+        handle = try spec.makeHandle()
         try ShareHandle(sharing: [.dns]).attach(to: handle)  // this probe's pin only, whatever the others pin
         let keepsBody = target.expect.needsBody
         handle.onHeader = { [unowned self] bytes in

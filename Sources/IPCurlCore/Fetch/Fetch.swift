@@ -55,8 +55,9 @@ final class FetchRun {
     let output: OutputFile
     let headerDump: OutputFile?
     let meter: ProgressMeter?
-    /// The one reader of stdin or of the `-T` stream, shared by every hop and attempt so a replay starts over.
-    let stdin: StdinReplay
+    /// The one reader of a streamed upload (`-T -`, `-T .`, a pipe), shared by every hop and attempt so a replay
+    /// starts over; `nil` when the payload streams nothing.
+    let stream: StreamReplay?
     /// The command line's cookies, TLS sessions and connection pool.
     let share: CommandShare
     var lastResolution: Resolution?
@@ -73,7 +74,7 @@ final class FetchRun {
         self.session = session
         self.share = share
         attemptStart = clock.now
-        stdin = request.payload.replay()
+        stream = request.payload.replay()
         output = OutputFile(path: request.outputPath, createDirectories: request.createDirectories,
                             appends: request.resume != nil && request.outputPath.map { $0 != "-" } == true)
         headerDump = request.headerDumpPath.map { OutputFile(path: $0, createDirectories: request.createDirectories) }

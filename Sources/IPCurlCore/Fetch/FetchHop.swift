@@ -97,14 +97,9 @@ extension FetchRun {
             }
             spec.template.transport.timeoutMS = limit - elapsedMS
         }
-        let statics = session.settings.staticEntries
-        if statics.isEmpty {
-            if let entry { spec.resolveEntries = [entry] }
-        } else {
-            let pinned = statics.filter { $0.host != entry?.host || $0.port != entry?.port }
-            spec.resolveEntries = Self.uniqued(pinned + [entry].compactMap { $0 })
-        }
-        let handle = try spec.makeHandle(stdin: stdin)
+        let pinned = session.settings.staticEntries.filter { $0.host != entry?.host || $0.port != entry?.port }
+        spec.resolveEntries = pinned.isEmpty ? entry.map { [$0] } ?? [] : Self.uniqued(pinned + [entry].compactMap { $0 })
+        let handle = try spec.makeHandle(stream: stream)
         diagnostics.trace(DecisionLog.entries(spec.resolveEntries))
         try share.attach(to: handle)
         if let entry, share.needsNewConnection(for: entry) {

@@ -67,7 +67,8 @@ public struct FetchJob: Sendable {
     public func plan(_ slots: [URLSlot]) -> Result<[PlannedTransfer], CurlError> {
         var planned: [PlannedTransfer] = []
         for (number, slot) in slots.enumerated() {
-            guard !slot.globoff, !(URLGlob.isLiteral(slot.url) && slot.upload.map(URLGlob.isLiteral) ?? true) else {
+            let keptAsIs = slot.globoff || (URLGlob.isLiteral(slot.url) && slot.upload.map(URLGlob.isLiteral) ?? true)
+            guard !keptAsIs else {
                 planned.append(PlannedTransfer(url: slot.url, output: slot.output, remoteName: slot.remoteName,
                                                operation: slot.operation, urlNumber: number, upload: slot.upload))
                 continue
@@ -99,7 +100,7 @@ public struct FetchJob: Sendable {
     /// up ends curl's.
     public func run(_ transfers: [PlannedTransfer],
                     request: @escaping @Sendable (PlannedTransfer, Diagnostics) throws(CurlError) -> FetchRequest) -> CurlError? {
-        let share = CommandShare(parallel: (parallel ?? 1) > 1 && transfers.count > 1)
+        let share = CommandShare(parallel: FetchBatch.runsInParallel(count: transfers.count, parallel: parallel))
         return FetchBatch.run(count: transfers.count, parallel: parallel, failEarly: failEarly, ends: { $0.beforeStart }) { [self] index in
             run(transfers[index], share: share, request: request)
         }?.error

@@ -53,8 +53,6 @@ public final class ResolverSession: @unchecked Sendable {
     public let transport: TransportOptions
     private let policy: ResolutionPolicy
     private var resolutions = NameList<Resolution>()
-    /// The name, port and resolution of the last lookup answered from ``resolutions``.
-    private var last: (host: String, port: Int, resolution: Resolution)?
     private let lock = Lock()
 
     /// A session resolving as `settings` say; HTTPDNS queries use `transport`'s trust and limits.
@@ -77,13 +75,8 @@ public final class ResolverSession: @unchecked Sendable {
     public func resolve(host: String, port: Int, unicode: String? = nil,
                         within budget: TimeBudget?) throws(CurlError) -> NameLookup {
         try lock.locked { () throws(CurlError) -> NameLookup in
-            // The transfers of a command line mostly ask for the name the one before asked for.
-            if let last, last.host == host, last.port == port { return NameLookup(resolution: last.resolution, microseconds: 0) }
             let key = "\(host):\(port)"
-            if let known = resolutions[key] {
-                last = (host, port, known)
-                return NameLookup(resolution: known, microseconds: 0)
-            }
+            if let known = resolutions[key] { return NameLookup(resolution: known, microseconds: 0) }
             if let unicode { diagnostics.trace(DecisionLog.idn(unicode, is: host)) }
             policy.deadline = budget?.deadline
             let began = ContinuousClock.now
@@ -106,7 +99,6 @@ public final class ResolverSession: @unchecked Sendable {
                 switch result {
                 case .success(let resolution):
                     resolutions["\(host):\(port)"] = resolution
-                    last = nil
                     tell(resolution, host: host)
                     return .success(resolution)
                 case .failure(let error):
@@ -122,7 +114,6 @@ public final class ResolverSession: @unchecked Sendable {
     public func distrust(host: String, port: Int, _ resolution: Resolution) {
         let forgotten = lock.locked {
             resolutions["\(host):\(port)"] = nil
-            last = nil
             return policy.forget(resolution)
         }
         if forgotten { diagnostics.trace("* HTTPDNS \(host): every address failed; the cached answer is dropped\n") }

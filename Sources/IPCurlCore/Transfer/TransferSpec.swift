@@ -3,7 +3,7 @@ import HTTPDNS
 
 /// One HTTP(S) transfer described as a value: the request's shared parts (``RequestTemplate``) and what this hop
 /// or probe adds — where it goes, what it sends, its credentials and the addresses it is pinned to.
-/// ``makeHandle(stdin:)`` turns it into a configured easy handle; the orchestrators (``Fetch``, ``Check``) add
+/// ``makeHandle(stream:)`` turns it into a configured easy handle; the orchestrators (``Fetch``, ``Check``) add
 /// only their own callbacks (output, progress, body capture) and run the handle alone or on a multi loop.
 /// - SeeAlso: `CURLOPT_URL`, `CURLOPT_RESOLVE`, `CURLOPT_NOBODY`, `CURLOPT_REFERER`, `CURLOPT_USERPWD`,
 ///   `CURLOPT_COOKIE`, `CURLOPT_FRESH_CONNECT`, `CURLOPT_CERTINFO`.
@@ -35,8 +35,9 @@ struct TransferSpec {
         self.template = template
     }
 
-    /// A new easy handle set up as described; `stdin` is the run's one reader of standard input.
-    func makeHandle(stdin: StdinReplay) throws(CurlError) -> EasyHandle {
+    /// A new easy handle set up as described; `stream` is the run's one reader of a streamed upload (`nil` when
+    /// the payload streams nothing).
+    func makeHandle(stream: StreamReplay? = nil) throws(CurlError) -> EasyHandle {
         let handle = try EasyHandle()
         try template.apply(to: handle, direct: freshConnection)
         try handle.set(url: url)
@@ -45,7 +46,7 @@ struct TransferSpec {
         if collectsCertificates { try handle.set(collectsCertificates: true) }
         if method == "HEAD" { try handle.set(headOnly: true) }
         if forcesGet { try handle.setPlainGet() }
-        try payload.apply(to: handle, stdin: stdin)
+        try payload.apply(to: handle, stream: stream)
         if let referer, !referer.isEmpty { try handle.set(referer: referer) }
         if let credentials { try handle.set(userPassword: credentials.value) }
         if let cookies { try handle.set(cookies: cookies) }

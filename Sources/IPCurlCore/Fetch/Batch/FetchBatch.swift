@@ -16,13 +16,17 @@ public enum FetchBatch {
     /// curl's default and largest `--parallel-max`.
     public static let defaultParallelMax = 50, largestParallelMax = 300
 
+    /// Whether `count` transfers with `-Z`'s `parallel` (`nil` without `-Z`) run on threads of their own: with more
+    /// than one of each.
+    public static func runsInParallel(count: Int, parallel: Int?) -> Bool { (parallel ?? 1) > 1 && count > 1 }
+
     /// Runs `transfer` for `0..<count` and returns the failure that decides the run's exit code: the last
     /// transfer's when serial, the first failed one's in command-line order when parallel; `transfer` returns
     /// each transfer's failure, `nil` for success. A failure `ends` tells ends the run as `--fail-early` does.
     public static func run<Failure: Sendable>(count: Int, parallel: Int?, failEarly: Bool,
                                               ends: @escaping @Sendable (Failure) -> Bool = { _ in false },
                                               _ transfer: @escaping @Sendable (Int) -> Failure?) -> Failure? {
-        guard let parallel, parallel > 1, count > 1 else {
+        guard let parallel, runsInParallel(count: count, parallel: parallel) else {
             var last: Failure?
             for index in 0..<count {
                 last = transfer(index)

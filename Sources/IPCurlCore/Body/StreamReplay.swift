@@ -11,8 +11,8 @@ import CurlKit
 /// exit 65 with a clear message. `-T .` reads stdin without blocking: while no byte is waiting, libcurl goes on
 /// with the transfer (receiving, timing out) and asks again.
 /// - SeeAlso: curl's `-T/--upload-file`, `CURLE_SEND_FAIL_REWIND`, `CURL_READFUNC_PAUSE`.
-public final class StdinReplay {
-    /// How much of stdin is kept for a replay (64 MiB).
+public final class StreamReplay {
+    /// How much of the stream is kept for a replay (64 MiB).
     public static let bound = 64 << 20
     private var kept: [UInt8] = []
     private var ended = false
@@ -85,10 +85,10 @@ public final class StdinReplay {
     }
 
     private final class Reader: RequestBody {
-        let source: StdinReplay
+        let source: StreamReplay
         var position = 0
 
-        init(_ source: StdinReplay) { self.source = source }
+        init(_ source: StreamReplay) { self.source = source }
 
         var length: Int64? { nil }
 
