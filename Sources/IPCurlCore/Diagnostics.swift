@@ -1,9 +1,13 @@
 import CurlKit
+import HTTPDNS
 
 /// Everything the program tells its user on stderr, and the one writer of its `PROGRAM: ` lines: errors, warnings
 /// and notes, plus the `-v` trace lines (`* HTTPDNS …`) that say what was decided. It owns `-s`/`-S` (``showsErrors``,
 /// ``showsWarnings``), `-v` (``verbose``), colour and the stream, so Core reports events as they happen and never
 /// spells the prefix itself. A value: each operation of a command line carries its own copy of the flags.
+///
+/// Every line is escaped here with ``Printable`` on its way out, so no control character from a URL, a `Location`, a
+/// header or an answer that a message quotes reaches the terminal; text that needs no escaping costs one scan.
 /// - SeeAlso: curl's `--silent`, `--show-error`, `--verbose`, `--stderr`; swift-format's `DiagnosticsEngine`.
 public struct Diagnostics: Sendable {
     /// How serious a line is; it picks the prefix and whether `-s` hides it.
@@ -45,8 +49,8 @@ public struct Diagnostics: Sendable {
     /// Prints `line` as `PROGRAM: line`, at `severity`.
     public func emit(_ severity: Severity, _ line: String) {
         switch severity {
-        case .error, .note: stream.write("\(program): \(line)\n")
-        case .warning: if showsWarnings { stream.write("\(program): warning: \(line)\n") }
+        case .error, .note: stream.write("\(program): \(Printable.escaped(line))\n")
+        case .warning: if showsWarnings { stream.write("\(program): warning: \(Printable.escaped(line))\n") }
         }
     }
 
@@ -56,9 +60,9 @@ public struct Diagnostics: Sendable {
     /// `PROGRAM: text`, always.
     public func note(_ text: String) { emit(.note, text) }
 
-    /// Writes `text` (whole `-v` lines, newline included) when ``verbose``.
+    /// Writes `text` (whole `-v` lines, newline included) when ``verbose``, each line escaped.
     public func trace(_ text: @autoclosure () -> String) {
-        if verbose { stream.write(text()) }
+        if verbose { stream.write(Printable.escapedLines(text())) }
     }
 
     /// `-v`'s `* HTTPDNS line` for each of `lines` (policy notes: cache problems, background refreshes).

@@ -121,9 +121,9 @@ import Testing
         ("echo -a.test:443:127.0.0.2", "removes an entry"),
         ("printf 'a.test:443:127.0.0.2\\n127.0.0.3\\n'", "line 2 '127.0.0.3' is not HOST:PORT"),
         ("printf 'a.test:443:127.0.0.2\\nevil.test:443:6.6.6.6\\n'", "line 2 'evil.test:443:6.6.6.6' is not for a.test"),
-        ("printf 'a.test:443:127.0.0.2\\r127.0.0.3\\n'", #"'127.0.0.2\r127.0.0.3', not an IP address"#),
-        ("printf 'a.test:443:127.0.0.2\\0\\n'", #"'127.0.0.2\0', not an IP address"#),
-        ("printf 'a.test:443:127.0.0.2\\033[2J\\n'", #"'127.0.0.2\u{1B}[2J', not an IP address"#),
+        ("printf 'a.test:443:127.0.0.2\\r127.0.0.3\\n'", #"'127.0.0.2\x0d127.0.0.3', not an IP address"#),
+        ("printf 'a.test:443:127.0.0.2\\0\\n'", #"'127.0.0.2\x00', not an IP address"#),
+        ("printf 'a.test:443:127.0.0.2\\033[2J\\n'", #"'127.0.0.2\x1b[2J', not an IP address"#),
         ("true", "no addresses"),
         ("printf '\\n\\r\\n\\n'", "no addresses"),
     ])
@@ -179,7 +179,7 @@ import Testing
     @Test func stderrInTheReasonIsCutAndEscaped() throws {
         let error = try #require(failure(try script("printf '\\033[31m%0200d\\n' 0 >&2; exit 1")))
         #expect(error.kind == .unavailable)
-        #expect(error.reason.contains(#"status 1: '\u{1B}[31m0000"#), "\(error.reason)")
+        #expect(error.reason.contains(#"status 1: '\x1b[31m0000"#), "\(error.reason)")
         #expect(error.reason.hasSuffix("0'..."))
         #expect(!error.description.contains("\u{1B}"))
     }

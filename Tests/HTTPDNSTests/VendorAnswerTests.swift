@@ -26,7 +26,7 @@ import Testing
     @Test(arguments: [
         (#"{"host":"a.test","ips":["127.0.0.2,127.0.0.3"],"ttl":60}"#, "is not an IP address"),
         (#"{"host":"a.test","ips":["127.0.0.2:8443"],"ttl":60}"#, "is not an IP address"),
-        (#"{"host":"a.test","ips":["127.0.0.2\nevil.test:443:127.0.0.9"],"ttl":60}"#, "\\n"),
+        (#"{"host":"a.test","ips":["127.0.0.2\nevil.test:443:127.0.0.9"],"ttl":60}"#, "\\x0a"),
         (#"{"host":"a.test","ips":[" 127.0.0.2"],"ttl":60}"#, "is not an IP address"),
         (#"{"host":"a.test","ips":["evil.test"],"ttl":60}"#, "'evil.test' is not an IP address"),
         (#"{"host":"a.test","ips":["::1"],"ttl":60}"#, "::1 is not an IPv4 address"),

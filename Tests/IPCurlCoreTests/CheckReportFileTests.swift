@@ -61,7 +61,7 @@ import Testing
         let path = "/nonexistent-ipcurl-dir/x\ny.prom"
         let error = try #require(throws: CurlError.self) { try ReportFile.write("x", to: path) }
         #expect(error == .writeError && error.exitCode == 23)
-        #expect(error.message.contains("/nonexistent-ipcurl-dir/x\\ny.prom") && !error.message.contains("\n"))
+        #expect(error.message.contains("/nonexistent-ipcurl-dir/x\\x0ay.prom") && !error.message.contains("\n"))
     }
 
     @Test func dashIsStandardOutput() throws {

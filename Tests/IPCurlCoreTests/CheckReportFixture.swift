@@ -46,11 +46,22 @@ enum CheckReportFixture {
                            comparisons: comparisons, startedAt: startedAt, durationMicroseconds: 1_504_000)
     }
 
-    /// ``report`` with the first probe repeated (the same target at the same address) and one unresolved probe.
+    /// ``awkward`` as the report formats without an escape of their own for TAB write it (`\x09`, see ``Printable``).
+    static let awkwardShown = "say \"hi\"\\ back\nnext\\x09line"
+    /// A name with a carriage return, a terminal sequence, a C1 control and what would start a TAP directive.
+    static let hostileName = "gone\r\u{1B}[2J # SKIP \u{9B}x"
+    /// A label value with a carriage return, a colour sequence, a C1 control, a line feed and a window-title sequence.
+    static let hostileLabel = "cr\r esc\u{1B}[31m c1\u{85} lf\nend\u{1B}]0;T\u{07}"
+    /// ``hostileLabel`` as OpenMetrics readers read it back: the line feed kept, every other control as `\xNN`.
+    static let hostileLabelShown = #"cr\x0d esc\x1b[31m c1\xc2\x85 lf"# + "\n" + #"end\x1b]0;T\x07"#
+
+    /// ``report`` with the first probe repeated (the same target at the same address), one unresolved probe named
+    /// ``hostileName`` and the label ``hostileLabel``.
     static var reportWithRepeats: CheckReport {
         var report = report
         report.probes.append(report.probes[0])
-        var unresolved = ProbeResult(target: CheckTarget(url: "https://gone.test/"), address: nil)
+        report.labels.insert(("ctl", hostileLabel), at: 2)
+        var unresolved = ProbeResult(target: CheckTarget(url: "https://gone.test/", name: hostileName), address: nil)
         unresolved.error = ProbeError(exitCode: 6, message: "Could not resolve host: gone.test")
         report.probes.append(unresolved)
         return report

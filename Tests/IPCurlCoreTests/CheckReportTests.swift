@@ -22,7 +22,7 @@ import Testing
         #expect(lines.contains("3 probes, 1 passed, 2 failed in 1.50s"))
         #expect(lines.contains("  api.test  httpdns 127.0.0.2, ::1  system 10.0.0.1"))
         #expect(!text.contains("web.test  httpdns"))
-        #expect(text.contains("note='say \"hi\"\\ back\\nnext\\tline'"))  // one line: the label's line feed is escaped
+        #expect(text.contains("note='say \"hi\"\\ back\\x0anext\\x09line'"))  // one line: the label's line feed is escaped
         #expect(!text.contains("\u{1B}"))
     }
 
@@ -89,7 +89,7 @@ import Testing
         #expect(lines.filter { $0 == "  severity: fail" }.count == 2)
         #expect(lines.contains("  got: \"curl exit 7: Failed to connect to 127.0.0.3 port 80: Connection refused\""))
         #expect(lines.contains("    \"note\": \"say \\\"hi\\\"\\\\ back\\nnext\\tline\""))
-        #expect(TAPReport.yaml("a\u{1B}\u{85}é") == "\"a\\u001b\\u0085é\"")
+        #expect(TAPReport.yaml("a\u{1B}\u{85}\u{7F}é") == "\"a\\x1b\\x85\\x7fé\"")
     }
 
     @Test func openMetricsIsGaugesWithHelpAndNoRepeatedSample() throws {
@@ -107,13 +107,32 @@ import Testing
             #expect(samples.filter { $0.hasPrefix("ipcurl_probe_failure_info{") }.count == report.failedCount)
         }
         let text = report.rendered(as: .openmetrics, colour: false)
-        #expect(text.contains(#"note="say \"hi\"\\ back\nnext\#tline""#))
+        #expect(text.contains(#"note="say \"hi\"\\ back\nnext\\x09line""#))
         #expect(text.contains(#",exported_target="shadow"}"#) && !text.contains("occurrence="))
         #expect(text.contains(#"probe_tls_version_info{name="api",target="https://api.test/health",ip="::1",family="ipv6",version="TLS 1.2","#))
         #expect(text.contains("# UNIT probe_http_duration_seconds seconds\n") && !text.contains("# UNIT probe_ssl"))
         #expect(text.contains(#"ipcurl_system_dns_mismatch{host="api.test",env="prod","#))
         let repeated = CheckReportFixture.reportWithRepeats.rendered(as: .openmetrics, colour: false)
         #expect(repeated.contains(#"probe_success{name="api",target="https://api.test/health",ip="127.0.0.2",family="ipv4",occurrence="2","#))
+    }
+
+    /// A TAP description is one line that starts no directive: controls as `\xNN` (the TAP escape doubles its
+    /// backslash), `#` as `\#`; the YAML block keeps YAML's own escapes.
+    @Test func tapDescriptionsShowControlsAsHexAndStartNoDirective() {
+        let text = CheckReportFixture.reportWithRepeats.rendered(as: .tap, colour: false)
+        #expect(!text.unicodeScalars.contains { $0 != "\n" && ($0.value < 0x20 || (0x7F...0x9F).contains($0.value)) })
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.contains(##"not ok 5 - gone\\x0d\\x1b[2J \# SKIP \\xc2\\x9bx https://gone.test/"##), "\(lines)")
+        #expect(lines.contains(#"  name: "gone\r\x1b[2J # SKIP \x9bx""#))
+    }
+
+    /// OpenMetrics escapes only `\\`, `\"` and line feeds: every other control in a label value is written as visible
+    /// `\xNN` text (`\\x0d` in the exposition), never raw.
+    @Test func openMetricsLabelValuesShowControlsAsHex() {
+        let text = CheckReportFixture.reportWithRepeats.rendered(as: .openmetrics, colour: false)
+        #expect(!text.unicodeScalars.contains { $0 != "\n" && ($0.value < 0x20 || (0x7F...0x9F).contains($0.value)) })
+        #expect(text.contains(#"ctl="cr\\x0d esc\\x1b[31m c1\\xc2\\x85 lf\nend\\x1b]0;T\\x07""#))
+        #expect(text.contains(#"probe_success{name="gone\\x0d\\x1b[2J # SKIP \\xc2\\x9bx",target="https://gone.test/""#))
     }
 
     @Test func labelNamesAreSanitised() {

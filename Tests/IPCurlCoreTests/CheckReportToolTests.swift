@@ -31,8 +31,12 @@ import Testing
         let success = try #require(families["probe_success"]?[2] as? [[Any]])
         #expect(success.count == report.probes.count)
         #expect(success.compactMap { $0[1] as? Double }.filter { $0 == 0 }.count == report.failedCount)
-        #expect((success.first?[0] as? [String: String])?["note"] == CheckReportFixture.awkward)
+        #expect((success.first?[0] as? [String: String])?["note"] == CheckReportFixture.awkwardShown)
         #expect(families["ipcurl_system_dns_mismatch"]?[2] is [[Any]])
+        if report.labels.contains(where: { $0.name == "ctl" }) {
+            #expect((success.first?[0] as? [String: String])?["ctl"] == CheckReportFixture.hostileLabelShown)
+            #expect((success.last?[0] as? [String: String])?["name"] == #"gone\x0d\x1b[2J # SKIP \xc2\x9bx"#)
+        }
     }
 
     @Test(.enabled(if: schema != nil, "IPCURL_JUNIT_XSD is not set (the path of Jenkins' junit-10.xsd)"),
@@ -74,10 +78,11 @@ import Testing
             my $parser = TAP::Parser->new({ tap => do { local $/; <STDIN> } });
             my @tests;
             while (my $result = $parser->next) {
-                push @tests, { ok => $result->is_ok ? 1 : 0, number => $result->number } if $result->is_test;
+                push @tests, { ok => $result->is_ok ? 1 : 0, number => $result->number, description => $result->description,
+                               directive => $result->directive } if $result->is_test;
                 $tests[-1]{yaml} = $result->data if $result->is_yaml;
             }
-            print JSON::PP->new->encode({ errors => [$parser->parse_errors], version => $parser->version,
+            print JSON::PP->new->ascii->encode({ errors => [$parser->parse_errors], version => $parser->version,
                 planned => $parser->tests_planned, failed => [$parser->failed], tests => \@tests });
             """#
         let result = try Consumer.run("perl", ["-e", script], input: report.rendered(as: .tap, colour: false))
@@ -91,6 +96,12 @@ import Testing
         #expect(yaml.count == report.probes.count)
         #expect((yaml[0]["labels"] as? [String: String])?["note"] == CheckReportFixture.awkward)
         #expect(yaml[1]["got"] as? String == "503" && yaml[2]["certificate"] is NSNull)
+        #expect(tests.allSatisfy { $0["directive"] as? String == "" }, "no description starts a directive")
+        if report.probes.count > 3 {
+            // Perl's parser keeps TAP's escapes (`\\`, `\#`) in the description; the hostile name has no raw control.
+            #expect(tests[4]["description"] as? String == ##"- gone\\x0d\\x1b[2J \# SKIP \\xc2\\x9bx https://gone.test/"##)
+            #expect((yaml[4]["name"] as? String) == CheckReportFixture.hostileName)
+        }
     }
 
     @Test(.enabled(if: Consumer.hasPython("yaml"), "python3 PyYAML is not installed"))

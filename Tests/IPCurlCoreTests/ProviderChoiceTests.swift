@@ -24,7 +24,7 @@ import Testing
             _ = try ProviderChoice(environment: "bad\nvalue")
             Issue.record("accepted")
         } catch {
-            #expect(error.message.hasPrefix("IPCURL_DNS='bad\\nvalue': expected"))
+            #expect(error.message.hasPrefix("IPCURL_DNS='bad\\x0avalue': expected"))
         }
     }
 }

@@ -91,6 +91,47 @@ import Testing
         #expect(parsed.stdout == "[('127.0.0.2', 1.0), ('127.0.0.3', 0.0)]\n", "\(parsed.stderr)")
     }
 
+    /// A target name and a label holding a carriage return, terminal sequences, a C1 control and a `#`: TAP keeps
+    /// each test line one line that starts no directive, OpenMetrics writes the controls as visible `\xNN` text,
+    /// and the real consumers read both without an error.
+    @Test func controlCharactersInNamesAndLabelsReachNoConsumerRaw() throws {
+        let scratch = try TemporaryDirectory()
+        let targets = scratch.path + "/targets.yaml"
+        try """
+            targets:
+              - name: "mixed\\r\\e[2J # SKIP \\x9b\\u0085x"
+                url: \(lab.https("mixed.test"))
+            """.write(toFile: targets, atomically: true, encoding: .utf8)
+        let label = ["--label", "ctl=cr\r esc\u{1B}]0;T\u{07} c1\u{9B}"]
+        let tap = try mixedReport("tap", ["--targets", targets] + label)
+        let raw = { (text: String) in text.unicodeScalars.contains { $0 != "\n" && ($0.value < 0x20 || (0x7F...0x9F).contains($0.value)) } }
+        #expect(!raw(tap.stdout), "\(tap.stdout.debugDescription)")
+        #expect(tap.stdout.contains(##" - mixed\\x0d\\x1b[2J \# SKIP \\xc2\\x9b\\xc2\\x85x [127.0.0.3] https://mixed.test:"##), "\(tap.stdout)")
+        let script = """
+            use TAP::Parser; local $/; my $p = TAP::Parser->new({ tap => <STDIN> });
+            while (my $r = $p->next) { print $r->description, "|", $r->directive, "\\n" if $r->is_test }
+            print scalar($p->parse_errors), " ", scalar($p->skipped), "\\n";
+            """
+        let parsed = try run("/usr/bin/perl", ["-e", script], stdin: Data(tap.stdout.utf8))
+        let lines = parsed.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 5 && lines.last == "0 0", "no parse error, nothing skipped: \(parsed.stdout)\(parsed.stderr)")
+        #expect(lines.filter { $0.hasPrefix(##"- mixed\\x0d\\x1b[2J \# SKIP"##) && $0.hasSuffix("|") }.count == 2, "\(lines)")
+
+        let metrics = try mixedReport("openmetrics", ["--targets", targets] + label)
+        #expect(!raw(metrics.stdout), "\(metrics.stdout.debugDescription)")
+        let promtool = try run("/usr/bin/promtool", ["check", "metrics"], stdin: Data(metrics.stdout.utf8))
+        #expect(promtool.status == 0, "\(promtool.stdout)\(promtool.stderr)")
+        let read = try python("""
+            import sys, json
+            from prometheus_client.openmetrics.parser import text_string_to_metric_families
+            samples = [s for f in text_string_to_metric_families(sys.stdin.read()) for s in f.samples if s.name == 'probe_success']
+            print(json.dumps(sorted({(s.labels['name'], s.labels['ctl']) for s in samples})))
+            """, metrics.stdout)
+        let shownLabel = #""cr\\x0d esc\\x1b]0;T\\x07 c1\\xc2\\x9b""#
+        #expect(read.stdout == #"[[""# + lab.https("mixed.test") + #"", "# + shownLabel
+                + #"], ["mixed\\x0d\\x1b[2J # SKIP \\xc2\\x9b\\xc2\\x85x", "# + shownLabel + "]]\n", "\(read.stdout)\(read.stderr)")
+    }
+
     @Test func aPushgatewayTakesTheReportAndServesItBack() throws {
         let report = try mixedReport("openmetrics")
         let gateway = try lab.value("LAB_PUSHGATEWAY_URL")

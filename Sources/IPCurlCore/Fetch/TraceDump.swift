@@ -7,7 +7,8 @@ import CurlKit
 
 /// Where `--trace`/`--trace-ascii` write and how: curl's dump format, hex and text (`--trace`) or text only
 /// (`--trace-ascii`), with `--trace-time` stamps. The values of `Authorization`, `Proxy-Authorization` and `Cookie`
-/// request headers are dumped as `[redacted]`, as `-v` shows them.
+/// are dumped as `[redacted]` in header blocks and info lines alike (``CredentialRedaction``, as `-v` shows them);
+/// every other byte is dumped as libcurl passed it, as curl does: a trace file is data, not terminal output.
 /// - SeeAlso: curl's `--trace`, `--trace-ascii`, `--trace-time`, `src/tool_cb_dbg.c`.
 public struct TraceOutput: Sendable, Equatable {
     /// The open file descriptor the dump goes to (the run's `--trace` file, or 1 for `-`).
@@ -28,7 +29,7 @@ public struct TraceOutput: Sendable, Equatable {
         let stamp = stamped ? Self.stamp() : ""
         let title: String
         switch kind {
-        case .text: return stamp + "== Info: " + String(decoding: bytes, as: UTF8.self)
+        case .text: return stamp + "== Info: " + String(decoding: CredentialRedaction.redacted(block: bytes), as: UTF8.self)
         case .headerOut: title = "=> Send header"
         case .headerIn: title = "<= Recv header"
         case .dataOut: title = "=> Send data"
@@ -36,7 +37,7 @@ public struct TraceOutput: Sendable, Equatable {
         case .tlsDataOut: title = "=> Send SSL data"
         case .tlsDataIn: title = "<= Recv SSL data"
         }
-        let data = kind == .headerOut ? Self.redacted(bytes) : Array(bytes)
+        let data = kind == .headerOut || kind == .headerIn ? CredentialRedaction.redacted(block: bytes) : Array(bytes)
         var out = "\(stamp)\(title), \(data.count) bytes (0x\(String(data.count, radix: 16)))\n"
         let width = asciiOnly ? 0x40 : 0x10
         var index = 0
@@ -64,18 +65,6 @@ public struct TraceOutput: Sendable, Equatable {
             }
             out += "\n"
             index = next
-        }
-        return out
-    }
-
-    /// The request header block with secret values replaced, line endings kept.
-    private static func redacted(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
-        var out: [UInt8] = []
-        for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
-            if line.offset > 0 { out.append(UInt8(ascii: "\n")) }
-            let carriage = line.element.last == UInt8(ascii: "\r")
-            let text = String(decoding: carriage ? line.element.dropLast() : line.element[...], as: UTF8.self)
-            out += Array(VerboseTrace.redacted(Substring(text)).utf8) + (carriage ? [UInt8(ascii: "\r")] : [])
         }
         return out
     }

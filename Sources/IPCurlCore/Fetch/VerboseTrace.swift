@@ -1,12 +1,11 @@
 import CurlKit
+import HTTPDNS
 
-/// Prints libcurl's trace the way curl's `-v` does (`* `, `> `, `< ` prefixes), with credentials redacted:
-/// the values of `Authorization`, `Proxy-Authorization` and `Cookie` never reach the terminal or a CI log.
+/// Prints libcurl's trace the way curl's `-v` does (`* `, `> `, `< ` prefixes), with credentials redacted
+/// (``CredentialRedaction``) and every line escaped by ``Printable``: a header a server sent can hold any byte,
+/// and none of them reaches the terminal raw (curl prints them as received).
 public enum VerboseTrace {
-    /// Header names whose values are replaced by `[redacted]`.
-    static let secretHeaders = ["authorization", "proxy-authorization", "cookie"]
-
-    /// The printable form of one trace callback: every line prefixed, secrets redacted.
+    /// The printable form of one trace callback: every line prefixed, secrets redacted, controls escaped.
     public static func render(_ kind: TraceKind, _ bytes: UnsafeRawBufferPointer) -> String {
         let prefix: String
         switch kind {
@@ -20,28 +19,9 @@ public enum VerboseTrace {
         var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         if bytes.last == UInt8(ascii: "\n") { lines.removeLast() }
         for line in lines {
-            let text = String(decoding: line.last == UInt8(ascii: "\r") ? line.dropLast() : line[...], as: UTF8.self)
-            out += prefix + redacted(Substring(text)) + "\n"
+            let text = line.last == UInt8(ascii: "\r") ? line.dropLast() : line[...]
+            out += prefix + Printable.escaped(bytes: CredentialRedaction.redacted(line: text)) + "\n"
         }
         return out
-    }
-
-    /// `line` (without its line ending) with the value of a secret header (plain, or as libcurl's HTTP/2 `[name: value]` text) replaced.
-    static func redacted(_ line: Substring) -> String {
-        // ASCII-only lowercasing keeps byte offsets identical between `line` and `lower`.
-        let bytes = Array(line.utf8)
-        let lower = bytes.map { (0x41...0x5a).contains($0) ? $0 | 0x20 : $0 }
-        for name in secretHeaders {
-            let plain = Array((name + ":").utf8), bracketed = Array(("[" + name + ":").utf8)
-            if lower.starts(with: plain) {
-                return String(decoding: bytes[..<plain.count], as: UTF8.self) + " [redacted]"
-            }
-            if let at = lower.firstRange(of: bracketed) {
-                let close = bytes[at.upperBound...].firstIndex(of: UInt8(ascii: "]")) ?? bytes.endIndex
-                return String(decoding: bytes[..<at.upperBound], as: UTF8.self) + " [redacted]"
-                    + String(decoding: bytes[close...], as: UTF8.self)
-            }
-        }
-        return String(line)
     }
 }

@@ -1,6 +1,8 @@
+import HTTPDNS
+
 /// Writes metric families in the text form both OpenMetrics 1.0 and the classic Prometheus 0.0.4 format read: every
 /// family a `gauge` with `# TYPE`, `# HELP` and, when the name ends in the unit, `# UNIT`; label values escaped
-/// (`\\`, `\"`, `\n`); a family without samples left out; a repeated sample (same name and labels) dropped.
+/// (see ``escaped(_:)``); a family without samples left out; a repeated sample (same name and labels) dropped.
 struct MetricsWriter {
     /// The families written so far.
     private(set) var text = ""
@@ -42,10 +44,12 @@ struct MetricsWriter {
         return name
     }
 
-    /// A label value with `\`, `"` and line feeds escaped.
+    /// A label value in the exposition. The format escapes only `\`, `"` and the line feed, so every other control
+    /// character is first written as visible text by ``Printable`` (a carriage return as `\x0d`, which the exposition
+    /// spells `\\x0d` and a reader reads back as `\x0d`); no raw control reaches a scrape or a Pushgateway.
     static func escaped(_ value: String) -> String {
         var out = ""
-        for scalar in value.unicodeScalars {
+        for scalar in Printable.escapedLines(value).unicodeScalars {
             switch scalar {
             case "\\": out += "\\\\"
             case "\"": out += "\\\""

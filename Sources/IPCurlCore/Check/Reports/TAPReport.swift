@@ -1,3 +1,5 @@
+import HTTPDNS
+
 /// `--format tap`: TAP version 13. One test line per probe (`ok 1 - api [127.0.0.2] https://a.test/`), each followed
 /// by a YAML diagnostics block with the measurements and, for a failure, `message`, `severity`, `expected`, `got` and
 /// every failed assertion; the summary and the system DNS comparisons follow as `#` comments.
@@ -21,12 +23,13 @@ enum TAPReport {
         return out
     }
 
-    /// A test description on one line: line breaks become blanks and `#` (which starts a directive) is escaped.
+    /// A test description on one line that starts no directive: every control character (line breaks, ESC, C1)
+    /// written as visible `\xNN` text by ``Printable``, then TAP 14's escapes, `\\` for a backslash and `\#` for the
+    /// `#` that would start a directive.
     private static func description(_ text: String) -> String {
         var out = ""
-        for scalar in text.unicodeScalars {
+        for scalar in Printable.escaped(text).unicodeScalars {
             switch scalar {
-            case "\n", "\r": out += " "
             case "#": out += "\\#"
             case "\\": out += "\\\\"
             default: out.unicodeScalars.append(scalar)
@@ -86,7 +89,22 @@ enum TAPReport {
         return yaml(text)
     }
 
-    /// A YAML double-quoted scalar: a JSON string literal (YAML takes its escapes) with DEL and the C1 controls
-    /// escaped too.
-    static func yaml(_ text: String) -> String { JSONString.quoted(text, escapingC1: true) }
+    /// A YAML double-quoted scalar: `"` and `\` escaped, line feed, carriage return and TAB as `\n \r \t`, every
+    /// other control (C0, DEL, C1) as `\xHH`, which YAML 1.2 and YAMLish both read back as that character.
+    static func yaml(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
+                out += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
 }
