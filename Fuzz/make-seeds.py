@@ -117,11 +117,15 @@ write("FuzzResolverCommandLine", ["www.example.com:443:192.0.2.1\n", "www.exampl
                                   "-www.example.com:443\n", "www.example.com:80:192.0.2.1\n", "www.example.com:443:192.0.2.1 \n", ""])
 
 # ------------------------------------------------------------------ cache files
-def cache(host, family, addresses, ttl=60, stored=1764000000, source="aliyun", origin="aliyun (https://203.107.1.1)"):
-    return "\n".join(["ipcurl-dns-cache 1", f"host {host}", f"family {family}", "provider 0123456789abcdef0123456789abcdef",
-                      f"source {source}", f"origin {origin}", f"ttl {ttl}", f"stored {stored}", "addresses " + " ".join(addresses)]) + "\n"
+def cache(host, family, addresses, ttl=60, stored=1764000000, source="aliyun", origin="aliyun (https://203.107.1.1)",
+          insecure="no", unverified="no", version=2):
+    marks = [f"insecure {insecure}", f"unverified {unverified}"] if version > 1 else []
+    return "\n".join([f"ipcurl-dns-cache {version}", f"host {host}", f"family {family}", "provider 0123456789abcdef0123456789abcdef",
+                      f"source {source}", f"origin {origin}"] + marks + [f"ttl {ttl}", f"stored {stored}", "addresses " + " ".join(addresses)]) + "\n"
 write("FuzzCacheRecord", [cache("www.example.com", "v4", ["192.0.2.1", "192.0.2.2"]), cache("a.test", "v6", ["2001:db8::1"], source="doh", origin="doh https://127.0.0.1:8443/dns-query"),
-                          cache("b.test", "v4", [], ttl=0), cache("b.test", "v4", ["2001:db8::1"]), cache("c.test", "v6", ["::1"], stored=1 << 41)])
+                          cache("b.test", "v4", [], ttl=0), cache("b.test", "v4", ["2001:db8::1"]), cache("c.test", "v6", ["::1"], stored=1 << 41),
+                          cache("d.test", "v4", ["192.0.2.3"], insecure="yes", unverified="yes"), cache("e.test", "v4", ["192.0.2.4"], unverified="maybe"),
+                          cache("f.test", "v4", ["192.0.2.5"], version=1)])
 
 # ------------------------------------------------------------------ -w formats; first byte: 0 success, 1 failed transfer
 write("FuzzWriteOut", ["0%{http_code}\\n", "0%{remote_ip}:%{remote_port} %{time_total}s %{size_download}\\n", "0%{json}",

@@ -42,6 +42,23 @@ import Testing
         #expect(nameless.label == "https://doh.test:443?=***", "an empty name is no reason to show the value")
     }
 
+    @Test func credentialsInTheURLGoOverHTTPSOnly() throws {
+        for (query, userInfo, what) in [(nil, "user:pw", "the URL's user info"), ("token=abc", nil, "the URL's query"),
+                                        ("s3cr3t", nil, "the URL's query")] {
+            let error = #expect(throws: ResolutionError.self) {
+                try HTTPDNSServer(scheme: "http", host: "doh.test", port: 80, path: "/resolve", query: query, userInfo: userInfo,
+                                  setting: .dohJSONServer)
+            }
+            #expect(error?.kind == .configuration && error?.setting == .dohJSONServer)
+            #expect(error?.reason == "\(what) is sent over https only; use an https:// server", "\(String(describing: error))")
+            for secret in ["pw", "abc", "s3cr3t"] { #expect(error?.description.contains(secret) == false) }
+            #expect(throws: Never.self) {
+                try HTTPDNSServer(scheme: "https", host: "doh.test", port: 443, query: query, userInfo: userInfo, setting: .dohJSONServer)
+            }
+        }
+        #expect(throws: Never.self) { try HTTPDNSServer(scheme: "http", host: "doh.test", port: 80, path: "/resolve", setting: .dohJSONServer) }
+    }
+
     @Test func failuresNameServersByLabelOnly() throws {
         let transport = ScriptedTransport()
         transport.script("doh.test", .fail(afterMS: 0, HTTPDNSTransportFailure(phase: .tls, message: "SSL certificate problem")))

@@ -73,6 +73,34 @@ import Testing
         #expect(settings.serverNameNotes().isEmpty)
     }
 
+    @Test func underNoFallbackNamedServersAndProxiesAreWarningsOtherwiseNotes() {
+        var settings = ResolverSettings()
+        settings.provider = ProviderChoice(.aliyun, ["1"])
+        settings.httpdnsServers = ["http://localhost:9", "https://203.107.1.1"]
+        let proxy = ProxyEnvironment.Route(origin: "-x", resolvesNames: false, proxy: "socks5://user:pw@proxy.test:1080")
+        #expect(settings.systemLookupWarnings().isEmpty && settings.proxyWarning(proxy, for: "requests", pinnable: true) == nil,
+                "with the fallback on, the system resolver is announced as it is")
+        settings.fallback = false
+        #expect(settings.systemLookupWarnings() == ["HTTPDNS server http://localhost:9: its name is looked up by the system "
+            + "resolver despite --no-fallback; pin it with --resolve localhost:9:ADDRESS or give the server by IP address"])
+        #expect(settings.proxyWarning(proxy, for: "requests", pinnable: true) == "proxy proxy.test given with -x, for the requests: "
+            + "its name is looked up by the system resolver despite --no-fallback; pin it with --resolve proxy.test:1080:ADDRESS "
+            + "or give the proxy by IP address")
+        let fromEnvironment = ProxyEnvironment.Route(origin: "$https_proxy", resolvesNames: true, proxy: "Proxy.test:3128")
+        #expect(settings.proxyWarning(fromEnvironment, for: "HTTPDNS queries", pinnable: false)
+                == "proxy Proxy.test from $https_proxy, for the HTTPDNS queries: its name is looked up by the system resolver "
+                + "despite --no-fallback; give the proxy by IP address")
+        let noPort = ProxyEnvironment.Route(origin: "-x", resolvesNames: true, proxy: "http://proxy.test")
+        #expect(settings.proxyWarning(noPort, for: "requests", pinnable: true)?.contains("--resolve proxy.test:1080:ADDRESS") == true,
+                "libcurl's default proxy port, not http's")
+        #expect(settings.proxyWarning(ProxyEnvironment.Route(origin: "-x", resolvesNames: true, proxy: "http://127.0.0.7:3128"),
+                                      for: "requests", pinnable: true) == nil, "an address needs no lookup")
+        settings.staticEntries = [ResolveEntry(host: "proxy.test", port: 1080, addresses: [IPAddress("127.0.0.7")!])!]
+        #expect(settings.proxyWarning(proxy, for: "requests", pinnable: true) == nil, "pinned by --resolve")
+        #expect(settings.proxyWarning(fromEnvironment, for: "requests", pinnable: true) != nil, "a pin for another port")
+        #expect(settings.proxyWarning(proxy, for: "HTTPDNS queries", pinnable: false) != nil, "where no pin applies")
+    }
+
     @Test func givenFlagsChooseThroughTheRegistry() {
         func chosen(_ flags: [GivenFlag]) -> [ProviderChoice] { ProviderChoice.chosen(by: flags) }
         #expect(chosen([]).isEmpty)

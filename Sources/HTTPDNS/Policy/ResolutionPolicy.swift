@@ -9,7 +9,8 @@ import Darwin
 /// 2. a fresh cached answer is used as is (cleaned as below, and falling back as in 4 when nothing usable is
 ///    left); with ``staleSeconds``, an expired one is used at once while a background query refreshes it;
 /// 3. the HTTPDNS provider is asked within this lookup's own budget (``lookupTimeoutMS``, cut short by
-///    ``deadline``), and its answer is cached for its TTL (`origin_ttl` where given);
+///    ``deadline``), and its answer is cached for its TTL (`origin_ttl` where given) when it holds a usable address
+///    (an answer of only unusable addresses, like one the provider rejected, is never cached);
 /// 4. when HTTPDNS gives no usable address, whatever the reason (every server failed or was silent, NXDOMAIN,
 ///    no records, an empty vendor answer, no address of the wanted family), the ``fallback`` resolver is asked,
 ///    bounded by ``fallbackTimeoutMS`` and ``deadline``, and the resolution carries the reason so the caller can
@@ -30,8 +31,14 @@ public final class ResolutionPolicy {
     public var families = AddressFamilies.both
     /// The persistent answer cache; `nil` turns caching off.
     public var cache: AnswerCache?
-    /// Seconds after expiry during which a cached answer is still served while it is refreshed.
+    /// Seconds after expiry during which a cached answer is still served while it is refreshed; never an
+    /// unverified one (``CacheRecord/unverified``).
     public var staleSeconds: UInt32 = 0
+    /// The run's TLS verification is off (`-k`): the records it stores say so (``CacheRecord/insecure``).
+    public var insecure = false
+    /// The caller connects to none of the addresses (`ipcurl resolve`), so nothing drops an answer whose every
+    /// address fails (``forget(_:)``): the records it stores are marked unverified (``CacheRecord/unverified``).
+    public var connectsNowhere = false
     /// Asked when HTTPDNS gave no usable address; `nil` makes an HTTPDNS failure final.
     public var fallback: (any Resolver)?
     /// The time each provider lookup may take, in milliseconds; `nil` for no limit.
@@ -104,7 +111,8 @@ public final class ResolutionPolicy {
             var fresh: [CacheRecord] = []
             for (slot, answer) in zip(pending, answers) {
                 if case .success(let answer) = answer {
-                    fresh += Self.records(for: answer, provider: provider, now: now, families: families.families)
+                    fresh += Self.records(for: answer, provider: provider, now: now, families: families.families,
+                                          insecure: insecure, unverified: connectsNowhere)
                 }
                 let spelled = hosts[slot.index]
                 results[slot.index] = answer.flatMap { usable($0, spelled: spelled, port: port, cache: cache == nil ? .off : .miss) }
@@ -221,23 +229,32 @@ public final class ResolutionPolicy {
             ResolverAnswer(host: host, addresses: addresses, ttl: ResolverAnswer.clampedTTL(ttl), source: .cached(records[0].origin))
         }
         if now < expires { return (answer(expires - now), .hit(remaining: UInt32(clamping: expires - now))) }
-        if makeResolver != nil, now < expires + Int64(staleSeconds) {
+        if makeResolver != nil, now < expires + Int64(staleSeconds), !records.contains(where: \.unverified) {
             return (answer(0), .stale(by: UInt32(clamping: now - expires)))
         }
         return nil
     }
 
     /// One record per asked family for `answer`, cached for `origin_ttl` when the provider gave one, else its
-    /// TTL. Only the families asked are recorded: under `-4` the provider was not asked for IPv6, so its silence
-    /// about IPv6 says nothing.
-    static func records(for answer: ResolverAnswer, provider: String, now: Int64,
-                        families: [IPAddress.Family] = [.v4, .v6]) -> [CacheRecord] {
+    /// TTL; none when no address of `families` is usable (``hasUsableAddress(_:families:)``): such an answer is
+    /// rejected for the request, no connection would try it, so nothing would drop it before its TTL ends. Only the
+    /// families asked are recorded: under `-4` the provider was not asked for IPv6, so its silence about IPv6
+    /// says nothing. `insecure` and `unverified` are the records' marks.
+    static func records(for answer: ResolverAnswer, provider: String, now: Int64, families: [IPAddress.Family] = [.v4, .v6],
+                        insecure: Bool = false, unverified: Bool = false) -> [CacheRecord] {
         let ttl = answer.originTTL ?? answer.ttl
-        guard ttl > 0, answer.source.kind.isCacheable else { return [] }
+        guard ttl > 0, answer.source.kind.isCacheable, hasUsableAddress(answer, families: families) else { return [] }
         return families.map { family in
             CacheRecord(host: answer.host, family: family, provider: provider, sourceName: answer.source.name,
-                        origin: answer.source.description, addresses: answer.addresses, ttl: ttl, stored: now)
+                        origin: answer.source.description, addresses: answer.addresses, ttl: ttl, stored: now,
+                        insecure: insecure, unverified: unverified)
         }
+    }
+
+    /// Whether `answer` holds an address of `families` that ``usable(_:spelled:port:cache:cleaning:)`` keeps
+    /// (``IPAddress/isUsable(v6Only:)``; mapped IPv4 counts as none under `-6`).
+    static func hasUsableAddress(_ answer: ResolverAnswer, families: [IPAddress.Family]) -> Bool {
+        answer.addresses.contains { families.contains($0.family) && $0.isUsable(v6Only: families == [.v6]) }
     }
 
     private func save(_ records: [CacheRecord]) {
@@ -249,6 +266,7 @@ public final class ResolutionPolicy {
         let provider = self.provider
         let lookupTimeoutMS = self.lookupTimeoutMS, deadline = self.deadline
         let families = self.families.families
+        let (insecure, unverified) = (self.insecure, connectsNowhere)
         refresh = BackgroundTask {
             let budget = LookupBudget(milliseconds: lookupTimeoutMS, endingBy: deadline)
             let answers: [Result<ResolverAnswer, ResolutionError>]
@@ -258,8 +276,12 @@ public final class ResolutionPolicy {
             var lines: [String] = [], records: [CacheRecord] = []
             for (host, answer) in zip(hosts, answers) {
                 switch answer {
+                case .success(let answer) where !Self.hasUsableAddress(answer, families: families):
+                    lines.append("\(host): background refresh failed, the stale answer stays: no usable address: "
+                                 + answer.addresses.prefix(8).map(\.description).joined(separator: ", "))
                 case .success(let answer):
-                    records += Self.records(for: answer, provider: provider, now: Self.now(), families: families)
+                    records += Self.records(for: answer, provider: provider, now: Self.now(), families: families,
+                                            insecure: insecure, unverified: unverified)
                     lines.append("\(host): refreshed in the background: "
                                  + answer.addresses.map(\.description).joined(separator: ", ")
                                  + " (\(answer.source), ttl \(answer.originTTL ?? answer.ttl))")

@@ -31,8 +31,8 @@ public struct DNSPodResolver: Resolver {
     /// A resolver in `mode`, sending `clientIP` as the ECS `ip` parameter when given. The token mode refuses a
     /// client with a plain-http server (``ResolutionError/Setting/vendorServer``): the token would travel in clear.
     public init(mode: Mode, clientIP: IPAddress?, client: HTTPDNSClient) throws(ResolutionError) {
-        if case .token = mode, let plain = client.servers.first(where: \.isPlainHTTP) {
-            throw .configuration(.vendorServer, value: plain.label, "the DNSPod token is sent over https only; use an https:// server")
+        if case .token = mode {
+            for server in client.servers { try server.refusingPlainHTTP(carrying: "the DNSPod token", setting: .vendorServer) }
         }
         self.mode = mode
         self.clientIP = clientIP

@@ -5,7 +5,9 @@
 /// Without a service name the certificate must cover the IP itself.
 ///
 /// The URL may carry a query or user info (some DoH providers put a token there); ``label``, the only form
-/// that reaches a message, shows neither the user info nor any query value.
+/// that reaches a message, shows neither the user info nor any query value. Both are credentials, as the label
+/// treats them (a query value may be a bare token), and go over https only
+/// (``refusingPlainHTTP(carrying:setting:)``).
 /// - SeeAlso: `CURLOPT_RESOLVE`, `CURLOPT_URL`.
 public struct HTTPDNSServer: Sendable, Equatable {
     /// `http` or `https`.
@@ -27,8 +29,8 @@ public struct HTTPDNSServer: Sendable, Equatable {
     public let pin: ResolveEntry?
 
     /// A server from URL parts. Throws a configuration error of `setting` for a scheme other than http(s), an
-    /// empty host or a port outside 1–65535. `serviceName` is the vendor's documented TLS name, used when `host`
-    /// is an IP and the scheme https.
+    /// empty host, a port outside 1–65535, or user info or a query over http. `serviceName` is the vendor's
+    /// documented TLS name, used when `host` is an IP and the scheme https.
     public init(scheme: String, host: String, port: Int, path: String = "", query: String? = nil,
                 userInfo: String? = nil, serviceName: String? = nil, setting: ResolutionError.Setting) throws(ResolutionError) {
         let scheme = scheme.lowercased()
@@ -57,6 +59,16 @@ public struct HTTPDNSServer: Sendable, Equatable {
             pin = nil
             label = "\(scheme)://\(credentials)\(bracketed):\(port)\(self.path)\(shownQuery)"
         }
+        if self.userInfo != nil { try refusingPlainHTTP(carrying: "the URL's user info", setting: setting) }
+        if self.query != nil { try refusingPlainHTTP(carrying: "the URL's query", setting: setting) }
+    }
+
+    /// The one rule for a credential on its way to a resolver, whichever provider carries it (the URL's user info
+    /// or query, the DNSPod token): over http it is a configuration error of `setting` naming the server by its
+    /// ``label``, and nothing is sent.
+    public func refusingPlainHTTP(carrying credential: String, setting: ResolutionError.Setting) throws(ResolutionError) {
+        guard isPlainHTTP else { return }
+        throw .configuration(setting, value: label, "\(credential) is sent over https only; use an https:// server")
     }
 
     /// The URL of `path` (and `query`, joined to the server's own query) on this server.

@@ -92,10 +92,13 @@ struct ResolverOptions: Sendable {
     }
 
     /// The run's resolver session these options describe, telling `diagnostics`; trust errors (exit 77) come
-    /// before resolver-setting errors, as they are checked in that order.
-    func session(_ diagnostics: Diagnostics) throws(CurlError) -> ResolverSession {
+    /// before resolver-setting errors, as they are checked in that order. `connectsNowhere` for a run that only
+    /// resolves (``ResolverSettings/connectsNowhere``).
+    func session(_ diagnostics: Diagnostics, connectsNowhere: Bool = false) throws(CurlError) -> ResolverSession {
         let transport = try transport()
-        return ResolverSession(settings: try settings(), transport: transport, diagnostics: diagnostics)
+        var settings = try settings()
+        settings.connectsNowhere = connectsNowhere
+        return ResolverSession(settings: settings, transport: transport, diagnostics: diagnostics)
     }
 
     /// The resolver settings these options describe: at most one provider flag, else `IPCURL_DNS`, else DoH.

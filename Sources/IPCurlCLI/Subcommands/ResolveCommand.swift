@@ -51,7 +51,7 @@ struct ResolveCommand: Subcommand {
         var diagnostics = base
         diagnostics.verbose = verbose
         let session: ResolverSession
-        do throws(CurlError) { session = try resolver.session(diagnostics) } catch { return .failed(error) }
+        do throws(CurlError) { session = try resolver.session(diagnostics, connectsNowhere: true) } catch { return .failed(error) }
         let budget = session.transport.timeoutMS.map { TimeBudget(limitMS: $0) }
         let items = ResolveListing.resolve(hosts, port: port, session: session, within: budget)
         var printed = Commands.printListing(ResolveListing.render(items, port: port, format: format))

@@ -7,7 +7,8 @@ import HTTPDNS
 /// Runs `ipcurl check`: resolves every target's name once through the resolution policy, plans one probe per
 /// target (or one per address with ``CheckTarget/allIPs``), runs the probes on one multi loop with at most
 /// ``CheckPlan/parallel`` at a time, each on a fresh connection pinned to its address, and checks every
-/// expectation.
+/// expectation. A name whose probes all failed on every address of its answer has its cached answer dropped, by
+/// the rule a fetch drops one (``NameTable/distrustFailedAnswers(_:_:)``).
 /// - SeeAlso: `CURLOPT_RESOLVE`, `CURLOPT_FRESH_CONNECT`, `CURLOPT_FORBID_REUSE`, `CURLINFO_PRIMARY_IP`,
 ///   `CURLOPT_CERTINFO`, `curl_multi_perform`.
 public enum Check {
@@ -24,6 +25,7 @@ public enum Check {
         var results = probes.map(\.result)
         let runner = ProbeRunner(plan: plan, startedAt: startedAt)
         runner.run(probes) { index, result in results[index] = result }
+        names.distrustFailedAnswers(probes, results)
         let comparisons = plan.compareSystem ? names.compareWithSystem(dnsTimeoutMS: plan.resolver.dnsTimeoutMS,
                                                                                    families: plan.resolver.families) : []
         return CheckReport(probes: results, labels: plan.labels, comparisons: comparisons, startedAt: startedAt,

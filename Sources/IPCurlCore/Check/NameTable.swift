@@ -13,10 +13,12 @@ final class NameTable {
 
     private var lookups: [String: Lookup] = [:]
     private var order: [(host: String, port: Int)] = []
+    private let session: ResolverSession
 
     /// Resolves the hosts of `urls` (the ones that will be probed) with `session`, batching the names of each port,
     /// each batch within `timeLimitMS`.
     init(urls: [CurlURL], session: ResolverSession, timeLimitMS: Int) {
+        self.session = session
         var ports: [Int: [String]] = [:]
         for url in urls where lookups[Self.key(url.host, url.port)] == nil {
             lookups[Self.key(url.host, url.port)] = Lookup(result: .failure(.couldntResolveHost), microseconds: 0)
@@ -36,6 +38,20 @@ final class NameTable {
 
     /// The lookup of `host` for `port`.
     func lookup(_ host: String, _ port: Int) -> Lookup? { lookups[Self.key(host, port)] }
+
+    /// Drops the cached answer of each name whose probes (`probes`, finished as `results`) all failed and, together,
+    /// proved every address of its answer unusable: the rule a fetch drops an answer by
+    /// (``AddressFailover/condemns(_:failed:)``). One probe that completed keeps the answer.
+    func distrustFailedAnswers(_ probes: [PlannedProbe], _ results: [ProbeResult]) {
+        for (host, port) in order {
+            guard case .success(let resolution)? = lookup(host, port)?.result, let answer = resolution.entry?.addresses else { continue }
+            let ran = probes.indices.filter { probes[$0].runs && probes[$0].url?.host == host && probes[$0].url?.port == port }
+            guard !ran.isEmpty, ran.allSatisfy({ results[$0].error != nil }) else { continue }
+            if AddressFailover.condemns(answer, failed: ran.flatMap { results[$0].failedAddresses }) {
+                session.distrust(host: host, port: port, resolution)
+            }
+        }
+    }
 
     /// `--compare-system`: every distinct host asked of the system resolver (`getaddrinfo`), beside HTTPDNS's answer.
     func compareWithSystem(dnsTimeoutMS: Int, families: AddressFamilies) -> [NameComparison] {

@@ -33,6 +33,10 @@ enum ProbePlanner {
                                             message: "Protocol \"\(url.scheme)\" not supported by ipcurl")
             return probe
         }
+        do throws(CurlError) { try url.requireConnectablePort() } catch {
+            probe.result.error = ProbeError(error)
+            return probe
+        }
         probe.url = url
         return probe
     }

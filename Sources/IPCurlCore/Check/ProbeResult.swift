@@ -25,6 +25,9 @@ public struct ProbeResult: Sendable {
     public var certificate: CertificateSummary?
     /// `CURLINFO_PRIMARY_IP`: where the connection really went.
     public var connectedIP = ""
+    /// The addresses of the probe's pin its failure proves unusable
+    /// (``AddressFailover/failedAddresses(after:at:requestBytesSent:pinned:throughProxy:)``); not reported.
+    var failedAddresses: [IPAddress] = []
 
     /// A probe of `target` at `address` that has not run.
     public init(target: CheckTarget, address: IPAddress?) {

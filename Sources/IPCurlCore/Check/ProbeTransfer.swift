@@ -60,6 +60,10 @@ final class ProbeTransfer {
         result.status = transfer.report.responseCode
         result.httpVersion = transfer.report.httpVersion
         result.connectedIP = transfer.report.remoteIP
+        if let error {  // a probe connects directly, never through a proxy
+            result.failedAddresses = AddressFailover.failedAddresses(after: error, at: result.connectedIP, requestBytesSent: handle.requestSize,
+                                                                     pinned: planned.pinned, throughProxy: false)
+        }
         // One probe over the whole answer (no --all-ips): libcurl chose among the pinned addresses; report that one.
         if planned.pinned.count > 1, let connected = IPAddress(result.connectedIP), planned.pinned.contains(connected) {
             result.address = connected

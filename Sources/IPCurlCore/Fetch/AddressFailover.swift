@@ -17,11 +17,32 @@ enum AddressFailover {
         .pinnedKeyMismatch, .invalidCertificateStatus,
     ]
 
-    /// Whether `error` means no address of the entry could be used: before any byte of the request was sent,
-    /// libcurl's connection to every one was refused or failed, the time ran out connecting or shaking hands (an
-    /// address that accepts and stays silent), or TLS failed at the last one.
-    static func meansEveryAddressFailed(_ error: CurlError, requestBytesSent: Int) -> Bool {
-        requestBytesSent == 0 && (error == .couldntConnect || error == .operationTimedOut || tlsFailures.contains(error))
+    /// The addresses of `pinned` that a transfer failing with `error` at `failedIP` proves unusable, before any
+    /// byte of the request was sent; the one drop-on-failure rule of fetch and check (``condemns(_:failed:)``):
+    /// - a TLS failure: the address it happened at and the ones of its family listed before it (libcurl tried
+    ///   those first, and they did not connect); every pinned address when the failure names none of them (a
+    ///   SOCKS proxy reports its own address, and it takes the first pinned one);
+    /// - a refused or failed connection, or the time running out connecting or shaking hands (an address that
+    ///   accepts and stays silent): every pinned address, libcurl tried each; unless `throughProxy`: then the
+    ///   connection is the proxy's, and its failure says nothing about the answer;
+    /// - anything else (a proxy that cannot be resolved, 5, or fails its SOCKS handshake, 97; an HTTP error;
+    ///   bytes already sent): none.
+    static func failedAddresses(after error: CurlError, at failedIP: String, requestBytesSent: Int, pinned: [IPAddress],
+                                throughProxy: Bool) -> [IPAddress] {
+        guard requestBytesSent == 0 else { return [] }
+        if tlsFailures.contains(error) {
+            guard let failed = IPAddress(failedIP), let position = pinned.firstIndex(of: failed) else { return pinned }
+            return pinned.enumerated().filter { index, address in
+                index == position || (index < position && address.family == failed.family)
+            }.map(\.element)
+        }
+        return (error == .couldntConnect || error == .operationTimedOut) && !throughProxy ? pinned : []
+    }
+
+    /// Whether `failed` (what ``failedAddresses(after:at:requestBytesSent:pinned:throughProxy:)`` found, over every
+    /// attempt) covers each address of `answer`: the answer may be spoofed, and its cached entry is dropped.
+    static func condemns(_ answer: [IPAddress], failed: [IPAddress]) -> Bool {
+        !answer.isEmpty && answer.allSatisfy(failed.contains)
     }
 
     /// The addresses still worth trying after `error` at `failedIP`, or `nil` when the request must not be

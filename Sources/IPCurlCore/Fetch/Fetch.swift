@@ -63,6 +63,9 @@ final class FetchRun {
     var lastResolution: Resolution?
     /// Whether the last hop went through a proxy, which resolves the name itself.
     var viaProxy = false
+    /// Whether the last hop went through a proxy of any kind (a SOCKS proxy keeps the pin): a failed connection
+    /// is then the proxy's (``AddressFailover/failedAddresses(after:at:requestBytesSent:pinned:throughProxy:)``).
+    var throughProxy = false
     var dnsMicroseconds: Int64 = 0
     /// One report per hop of the current attempt.
     var hops: [TransferReport] = []
@@ -179,15 +182,20 @@ final class FetchRun {
     }
 
     /// Resolves the hop's host (timed for `%{dns_time}`, bounded by `--max-time`); a known host:port reuses its
-    /// resolution. `nil` when a proxy resolves the name instead: nothing is pinned then.
+    /// resolution. `nil` when a proxy resolves the name instead: nothing is pinned then. Port 0, which nothing can
+    /// connect to, is curl's exit 7 before any lookup.
     func resolve(_ url: CurlURL) throws(CurlError) -> Resolution? {
-        if let route = ProxyEnvironment.route(for: url, settings: request.template.proxy), route.resolvesNames {
+        let route = ProxyEnvironment.route(for: url, settings: request.template.proxy)
+        throughProxy = route != nil
+        if let route { session.warnAboutProxy(route, pinnable: true) }
+        if let route, route.resolvesNames {
             viaProxy = true
             let origin = route.origin == "-x" ? "given with -x" : "from \(route.origin)"
             diagnostics.trace("* HTTPDNS \(url.host): the proxy \(origin) resolves this name; nothing is pinned\n")
             return nil
         }
         viaProxy = false
+        try url.requireConnectablePort()
         let budget = request.template.transport.timeoutMS.map { TimeBudget(limitMS: $0, from: attemptStart) }
         let lookup = try session.resolve(host: url.host, port: url.port, unicode: url.unicodeHost, within: budget)
         dnsMicroseconds += lookup.microseconds
@@ -206,5 +214,14 @@ final class FetchRun {
         var request = timespec(tv_sec: milliseconds / 1000, tv_nsec: (milliseconds % 1000) * 1_000_000)
         var remaining = timespec()
         while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
+    }
+}
+
+extension CurlURL {
+    /// Port 0, which libcurl's parser accepts and no connection reaches, refused as curl ends on it (exit 7, one
+    /// line), before any name is looked up for it.
+    func requireConnectablePort() throws(CurlError) {
+        guard port == 0 else { return }
+        throw CurlError.couldntConnect.with(message: "Failed to connect to \(host) port 0: port 0 cannot be connected to")
     }
 }

@@ -23,6 +23,7 @@ extension FetchRun {
     func perform(_ hop: Hop) throws(CurlError) -> EasyHandle {
         let resolution = try resolve(hop.url)
         var addresses = resolution?.entry?.addresses ?? []
+        var failed: [IPAddress] = []  // what every attempt at this hop proved unusable
         while true {
             let entry = resolution?.entry.flatMap { given in
                 given.addresses == addresses ? given : ResolveEntry(host: given.host, port: given.port, addresses: addresses)
@@ -63,10 +64,12 @@ extension FetchRun {
             } catch {
                 let failedIP = handle.primaryIP ?? ""
                 let sent = handle.requestSize
+                failed += AddressFailover.failedAddresses(after: error, at: failedIP, requestBytesSent: sent, pinned: addresses,
+                                                          throughProxy: throughProxy)
                 guard let next = AddressFailover.remaining(after: error, at: failedIP, requestBytesSent: sent,
                                                            addresses: addresses) else {
                     hops.append(report(handle, headers, hop))
-                    if let resolution, AddressFailover.meansEveryAddressFailed(error, requestBytesSent: sent) {
+                    if let resolution, AddressFailover.condemns(resolution.entry?.addresses ?? [], failed: failed) {
                         session.distrust(host: hop.url.host, port: hop.url.port, resolution)
                     }
                     throw error

@@ -21,6 +21,8 @@ enum ProxyEnvironment {
         var origin: String
         /// Whether the proxy (not libcurl) looks the target's name up.
         var resolvesNames: Bool
+        /// The proxy as given (`[scheme://][user:password@]host[:port]`): a credential may be in it, never print it.
+        var proxy = ""
     }
 
     /// The route libcurl will take for `url` with `settings`, or `nil` for a direct connection.
@@ -30,13 +32,19 @@ enum ProxyEnvironment {
         return route(scheme: url.scheme, host: url.host, settings: settings, lookup: ProcessProxyVariables.value(of:))
     }
 
+    /// The environment's proxy for the HTTPDNS queries to `server` (`-x` is the request's only), or `nil`.
+    static func route(forQueryTo server: HTTPDNSServer) -> Route? {
+        guard ProcessProxyVariables.namesAProxy else { return nil }
+        return route(scheme: server.scheme, host: server.host, settings: ProxySettings(), lookup: ProcessProxyVariables.value(of:))
+    }
+
     /// ``route(for:settings:)`` over any environment lookup, for tests.
     static func route(scheme: String, host: String, settings: ProxySettings, lookup: (String) -> String?) -> Route? {
         func set(_ name: String) -> String? { lookup(name).flatMap { $0.isEmpty ? nil : $0 } }
         let exclusions = settings.noProxy ?? set("no_proxy") ?? set("NO_PROXY") ?? ""
         if NoProxyList(exclusions).matches(host) { return nil }
         if let proxy = settings.url {
-            return proxy.isEmpty ? nil : Route(origin: "-x", resolvesNames: resolvesNames(proxy))
+            return proxy.isEmpty ? nil : Route(origin: "-x", resolvesNames: resolvesNames(proxy), proxy: proxy)
         }
         let candidates = switch scheme {
         case "http": ["http_proxy", "all_proxy", "ALL_PROXY"]
@@ -44,7 +52,7 @@ enum ProxyEnvironment {
         default: ["\(scheme)_proxy", "\(scheme.uppercased())_PROXY", "all_proxy", "ALL_PROXY"]
         }
         for name in candidates {
-            if let proxy = set(name) { return Route(origin: "$" + name, resolvesNames: resolvesNames(proxy)) }
+            if let proxy = set(name) { return Route(origin: "$" + name, resolvesNames: resolvesNames(proxy), proxy: proxy) }
         }
         return nil
     }

@@ -53,6 +53,9 @@ public final class ResolverSession: @unchecked Sendable {
     public let transport: TransportOptions
     private let policy: ResolutionPolicy
     private var resolutions = NameList<Resolution>()
+    private var announced = false
+    /// The system-lookup warnings told so far: each once per run.
+    private var warned: [String] = []
     private let lock = Lock()
 
     /// A session resolving as `settings` say; HTTPDNS queries use `transport`'s trust and limits.
@@ -64,10 +67,30 @@ public final class ResolverSession: @unchecked Sendable {
         if diagnostics.verbose { policy.note = { diagnostics.traceNotes([$0]) } }
     }
 
-    /// `-v`'s opening lines: why there is no cache, and HTTPDNS server names the system resolver will look up.
+    /// The run's opening lines, once however many transfers share it: under `--no-fallback` a warning for each name
+    /// the system resolver still looks up (HTTPDNS servers and the proxies of their queries named by a host name),
+    /// else `-v`'s note for each server; and `-v`'s note on why there is no cache.
     public func announce() {
+        guard lock.locked({ () -> Bool in defer { announced = true }; return !announced }) else { return }
+        for line in settings.systemLookupWarnings() { warnOnce(line) }
         guard diagnostics.verbose else { return }
-        diagnostics.traceNotes((settings.cacheNote.map { [$0] } ?? []) + settings.serverNameNotes())
+        diagnostics.traceNotes((settings.cacheNote.map { [$0] } ?? []) + (settings.fallback ? settings.serverNameNotes() : []))
+    }
+
+    /// Under `--no-fallback`, warns once per run that the request's proxy (`route`) is looked up by the system
+    /// resolver when it is named by a host name; `pinnable` when the request's handle carries the `--resolve`
+    /// entries (a fetch's), so one of them can pin it.
+    func warnAboutProxy(_ route: ProxyEnvironment.Route, pinnable: Bool) {
+        if let line = settings.proxyWarning(route, for: "requests", pinnable: pinnable) { warnOnce(line) }
+    }
+
+    private func warnOnce(_ line: String) {
+        let first = lock.locked { () -> Bool in
+            guard !warned.contains(line) else { return false }
+            warned.append(line)
+            return true
+        }
+        if first { diagnostics.warning(line) }
     }
 
     /// Resolves `host` (as libcurl will look it up; `unicode`, the IDN as written, for `-v`) for `port`, within

@@ -36,6 +36,9 @@ public struct ResolverSettings: Sendable {
     public var fallback = true
     /// `-4`/`-6`.
     public var families = AddressFamilies.both
+    /// The run connects to none of the addresses it resolves (`ipcurl resolve`): its answers are cached as
+    /// unverified (``HTTPDNS/CacheRecord/unverified``).
+    public var connectsNowhere = false
 
     /// libcurl's connect timeout when none is set (300 s): the bound of a system lookup without `--connect-timeout`.
     static let defaultConnectTimeoutMS = 300_000
@@ -53,6 +56,8 @@ public struct ResolverSettings: Sendable {
         policy.families = families
         policy.cache = cacheDirectory.map(AnswerCache.init(directory:))
         policy.staleSeconds = staleSeconds
+        policy.insecure = transport.insecure
+        policy.connectsNowhere = connectsNowhere
         policy.fallback = fallback ? SystemResolver() : nil
         policy.lookupTimeoutMS = dnsTimeoutMS
         policy.fallbackTimeoutMS = transport.connectTimeoutMS ?? Self.defaultConnectTimeoutMS
@@ -62,13 +67,51 @@ public struct ResolverSettings: Sendable {
     /// The `-v` lines for HTTPDNS servers named by a host name that no pin covers: libcurl looks those names up
     /// with the system resolver, which is said rather than left unannounced.
     public func serverNameNotes() -> [String] {
+        unpinnedServers().map { "server \($0.label): its name is looked up by the system resolver (pin it with --resolve)" }
+    }
+
+    /// Under `--no-fallback`, the warnings for the names libcurl still asks the system resolver about, one line
+    /// each: HTTPDNS servers named by a host name that no `--resolve` entry pins, and the environment's proxies
+    /// for the HTTPDNS queries named by one (their queries take no pin but the server's).
+    func systemLookupWarnings() -> [String] {
+        guard !fallback, let given = provider.descriptor.servers else { return [] }
+        let servers = unpinnedServers().map { server in
+            "HTTPDNS server \(server.label): \(Self.lookedUp); pin it with --resolve \(server.host):\(server.port):ADDRESS "
+                + "or give the server by IP address"
+        }
+        let all = (try? ServerURL.servers(given.urls(provider, self), setting: given.setting)) ?? []
+        let proxies = all.compactMap { ProxyEnvironment.route(forQueryTo: $0) }.compactMap { route in
+            proxyWarning(route, for: "HTTPDNS queries", pinnable: false)
+        }
+        return servers + proxies
+    }
+
+    /// Under `--no-fallback`, the warning for a proxy named by a host name (`route`, used for `traffic`), or `nil`:
+    /// libcurl asks the system resolver for its name unless it is an address, or (`pinnable`: the request's own
+    /// handle, which carries every `--resolve` entry) a `--resolve` entry pins it.
+    func proxyWarning(_ route: ProxyEnvironment.Route, for traffic: String, pinnable: Bool) -> String? {
+        guard !fallback, let url = try? CurlURL(route.proxy), IPAddress(url.host) == nil else { return nil }
+        // libcurl's proxy port when none is given: 443 for an https:// proxy, else 1080 (not the scheme's own).
+        let given = route.proxy.lowercased().contains("\(url.host.lowercased()):\(url.port)")
+        let port = given ? url.port : url.scheme == "https" ? 443 : 1080
+        let name = HostName.normalized(url.host)
+        if pinnable, staticEntries.contains(where: { HostName.normalized($0.host) == name && $0.port == port }) { return nil }
+        let origin = route.origin == "-x" ? "given with -x" : "from \(route.origin)"
+        return "proxy \(url.host) \(origin), for the \(traffic): \(Self.lookedUp); "
+            + (pinnable ? "pin it with --resolve \(url.host):\(port):ADDRESS or give the proxy by IP address" : "give the proxy by IP address")
+    }
+
+    private static let lookedUp = "its name is looked up by the system resolver despite --no-fallback"
+
+    /// The provider's servers named by a host name that no `--resolve` entry pins.
+    private func unpinnedServers() -> [HTTPDNSServer] {
         guard let given = provider.descriptor.servers else { return [] }
         let servers = (try? ServerURL.servers(given.urls(provider, self), setting: given.setting)) ?? []
         return servers.filter { server in
             IPAddress(server.host) == nil && !staticEntries.contains {
                 HostName.normalized($0.host) == HostName.normalized(server.host) && $0.port == server.port
             }
-        }.map { "server \($0.label): its name is looked up by the system resolver (pin it with --resolve)" }
+        }
     }
 
     /// What identifies the provider in cache keys: kind, account, servers, mode, client IP and the TLS trust the
