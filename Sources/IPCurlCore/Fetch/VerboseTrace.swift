@@ -3,8 +3,9 @@ import CurlKit
 /// Prints libcurl's trace the way curl's `-v` does (`* `, `> `, `< ` prefixes), with credentials redacted:
 /// the values of `Authorization`, `Proxy-Authorization` and `Cookie` never reach the terminal or a CI log.
 public enum VerboseTrace {
-    /// Header names whose values are replaced by `[redacted]`.
-    static let secretHeaders = ["authorization", "proxy-authorization", "cookie"]
+    /// Header names (lower case) whose values are replaced by `[redacted]`, and blanked from the process list when
+    /// given with `-H`.
+    public static let secretHeaders = ["authorization", "proxy-authorization", "cookie"]
 
     /// The printable form of one trace callback: every line prefixed, secrets redacted.
     public static func render(_ kind: TraceKind, _ bytes: UnsafeRawBufferPointer) -> String {
