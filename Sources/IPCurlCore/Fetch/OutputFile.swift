@@ -25,7 +25,8 @@ import HTTPDNS
 final class OutputFile {
     private var path: String?
     private let createDirectories: Bool
-    /// Set by ``retarget(to:)``: a name the server chose never replaces an existing file (curl's `-J`).
+    /// Set by ``retarget(to:)``: a name the server chose never replaces an existing file or symlink (curl's
+    /// `-J`), neither one there at the first byte nor one that appears before ``commit()``.
     private var refusesExisting = false
     private var writer: DescriptorWriter?
     private var descriptor: Int32 = -1
@@ -103,6 +104,7 @@ final class OutputFile {
         guard let temporary else { return }
         self.temporary = nil
         defer { SignalCleanup.unregister(temporary.token) }
+        if refusesExisting { return try placeWithoutReplacing(temporary.path) }
         var moved = !rewritesInPlace && Self.replace(target, with: temporary.path)
         if !moved, !rewritesInPlace, case let failure = errno, failure == EBUSY || failure == EXDEV {
             note?("Writing \(Printable.escaped(path ?? target)) in place: it cannot be renamed over (\(String(cString: strerror(failure))));"
@@ -130,6 +132,30 @@ final class OutputFile {
             return true
         }
         return rename(temporary, target) == 0
+    }
+
+    /// Puts the temporary file at ``target`` only if nothing is there, not even a dangling symlink (`-J`): a name
+    /// taken since the first byte keeps what took it, and the download is dropped with the refusal of a name taken
+    /// before. `RENAME_NOREPLACE`, or where the file system lacks it (`EINVAL`, `ENOSYS`: NFS, older kernels)
+    /// `link(2)`, which refuses an existing name as well.
+    private func placeWithoutReplacing(_ temporary: String) throws(CurlError) {
+        var placed = csystem_rename_noreplace(temporary, target) == 0
+        if !placed, errno == EINVAL || errno == ENOSYS {
+            placed = link(temporary, target) == 0
+            if placed { unlink(temporary) }
+        }
+        guard placed else {
+            let failure = errno
+            unlink(temporary)
+            if failure == EEXIST { throw refusal }
+            throw CurlError.writeError.with(message: "Failed to create \(Printable.escaped(target)): \(String(cString: strerror(failure)))")
+        }
+        if syncsToDisk { Self.syncDirectory(of: target) }
+    }
+
+    /// `-J`'s error for a name that is taken, as curl words it.
+    private var refusal: CurlError {
+        CurlError.writeError.with(message: "Refusing to overwrite \(Printable.escaped(path ?? target)): File exists")
     }
 
     /// Flushes the directory entry of the rename, so the new name survives a crash; best effort.
@@ -188,11 +214,13 @@ final class OutputFile {
         }
         if createDirectories { Self.makeParents(of: path) }
         var info = stat()
-        let exists = stat(path, &info) == 0
-        if exists, refusesExisting {
-            failure = CurlError.writeError.with(message: "Refusing to overwrite \(Printable.escaped(path)): File exists")
+        if refusesExisting, lstat(path, &info) == 0 {
+            failure = refusal
             return nil
         }
+        let exists = stat(path, &info) == 0
+        // A name the server chose is created, never truncated: only this process's own file is written over.
+        let creation = refusesExisting ? O_CREAT | O_EXCL : O_CREAT | O_TRUNC
         if appends {
             descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o666)
         } else if exists, (info.st_mode & S_IFMT) != S_IFREG {
@@ -201,9 +229,9 @@ final class OutputFile {
             target = exists ? Self.resolved(path) : path
             rewritesInPlace = exists && info.st_nlink > 1
             if writesDirectly {
-                descriptor = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+                descriptor = open(target, O_WRONLY | creation | O_CLOEXEC, 0o666)
             } else if let failure = createTemporary(replacing: exists ? info : nil) {
-                descriptor = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+                descriptor = open(target, O_WRONLY | creation | O_CLOEXEC, 0o666)
                 if descriptor >= 0 {
                     note?("Writing \(Printable.escaped(path)) in place: no temporary file beside it (\(String(cString: strerror(failure))));"
                           + " a failed or interrupted transfer leaves it partial")
@@ -211,9 +239,12 @@ final class OutputFile {
             }
         }
         guard descriptor >= 0 else {
-            failure = CurlError.writeError.with(message: "Failed to open the file \(Printable.escaped(path)): \(String(cString: strerror(errno)))")
+            failure = refusesExisting && errno == EEXIST ? refusal
+                : CurlError.writeError.with(message: "Failed to open the file \(Printable.escaped(path)): \(String(cString: strerror(errno)))")
             return nil
         }
+        // Written in place, the name holds this process's file: a retry truncates it.
+        if writesDirectly { refusesExisting = false }
         writer = DescriptorWriter(descriptor: descriptor)
         return writer
     }
