@@ -29,14 +29,14 @@ public enum Fetch {
     public static func run(_ request: FetchRequest, session: ResolverSession, share: CommandShare) -> FetchOutcome {
         let run = FetchRun(request: request, session: session, share: share)
         let failure = run.perform()
-        var report = run.hops.isEmpty || request.writeOut == nil ? TransferReport(url: request.url) : TransferReport.chain(run.hops)
+        var report = run.chain.count == 0 || request.writeOut == nil ? TransferReport(url: request.url) : run.chain.report
         report.exitCode = failure?.exitCode ?? 0
         report.errorMessage = failure?.message ?? ""
         report.dnsSource = run.viaProxy ? "proxy" : run.lastResolution?.sourceName ?? ""
         report.times.dns = run.dnsMicroseconds
         report.url = request.url
         report.filenameEffective = run.output.name
-        if run.hops.isEmpty { report.method = request.template.customMethod ?? request.firstMethod }
+        if run.chain.count == 0 { report.method = request.template.customMethod ?? request.firstMethod }
         // curl has started the next request when it finds the limit reached, so %header{} sees no headers.
         if failure == .tooManyRedirects { report.headersReadable = false }
         return FetchOutcome(error: failure, report: report)
@@ -64,8 +64,8 @@ final class FetchRun {
     /// Whether the last hop went through a proxy, which resolves the name itself.
     var viaProxy = false
     var dnsMicroseconds: Int64 = 0
-    /// One report per hop of the current attempt.
-    var hops: [TransferReport] = []
+    /// The hops of the current attempt, summed as they end: memory stays flat however many hops a chain has.
+    var chain = RedirectChain()
     /// The last hop's handle, for the retry decision.
     var lastHandle: EasyHandle?
 
@@ -97,7 +97,7 @@ final class FetchRun {
         while true {
             attemptStart = clock.now
             dnsMicroseconds = 0  // like the other -w times, %{dns_time} is the last attempt's
-            hops = []
+            chain = RedirectChain()
             lastHandle = nil
             var failure: CurlError?
             do throws(CurlError) { try followChain() } catch { failure = error }
@@ -161,7 +161,7 @@ final class FetchRun {
                 return
             }
             let limit = request.redirects.maxRedirects
-            if limit >= 0, hops.count > limit {
+            if limit >= 0, chain.count > limit {
                 throw CurlError.tooManyRedirects.with(message: "Maximum (\(limit)) redirects followed")
             }
             if request.redirects.switchesToGet(status: status, method: method) {

@@ -58,14 +58,14 @@ extension FetchRun {
                 do throws(CurlError) { try handle.perform() } catch {
                     throw output.failure ?? headerDump?.failure ?? error
                 }
-                hops.append(report(handle, headers, hop))
+                chain.append(report(handle, headers, hop))
                 return handle
             } catch {
                 let failedIP = handle.primaryIP ?? ""
                 let sent = handle.requestSize
                 guard let next = AddressFailover.remaining(after: error, at: failedIP, requestBytesSent: sent,
                                                            addresses: addresses) else {
-                    hops.append(report(handle, headers, hop))
+                    chain.append(report(handle, headers, hop))
                     if let resolution, AddressFailover.meansEveryAddressFailed(error, requestBytesSent: sent) {
                         session.distrust(host: hop.url.host, port: hop.url.port, resolution)
                     }
