@@ -39,6 +39,8 @@ public enum Fetch {
         if run.chain.count == 0 { report.method = request.template.customMethod ?? request.firstMethod }
         // curl has started the next request when it finds the limit reached, so %header{} sees no headers.
         if failure == .tooManyRedirects { report.headersReadable = false }
+        // libcurl counts the header line it stops at; the handle whose callback refused that line does not.
+        if run.headerFailure != nil { report.counts.sizeHeader = Int64(run.headerBytes) }
         return FetchOutcome(error: failure, report: report)
     }
 }
@@ -66,6 +68,9 @@ final class FetchRun {
     var dnsMicroseconds: Int64 = 0
     /// The hops of the current attempt, summed as they end: memory stays flat however many hops a chain has.
     var chain = RedirectChain()
+    /// The response header bytes of the current attempt's hops, against ``RedirectRules/maxChainHeaderBytes``,
+    /// and the error once they pass it.
+    var headerBytes = 0, headerFailure: CurlError?
     /// The last hop's handle, for the retry decision.
     var lastHandle: EasyHandle?
 
@@ -98,6 +103,7 @@ final class FetchRun {
             attemptStart = clock.now
             dnsMicroseconds = 0  // like the other -w times, %{dns_time} is the last attempt's
             chain = RedirectChain()
+            (headerBytes, headerFailure) = (0, nil)
             lastHandle = nil
             var failure: CurlError?
             do throws(CurlError) { try followChain() } catch { failure = error }

@@ -33,7 +33,12 @@ extension FetchRun {
             let includeHeaders = request.includeHeaders
             // The header fields are read only to follow a redirect (-L), name a file (-J) or report (-w).
             let keepsHeaders = request.redirects.follow || request.remoteHeaderName || request.writeOut != nil
-            handle.onHeader = { [output, headerDump] bytes in
+            handle.onHeader = { [unowned self, output, headerDump] bytes in
+                headerBytes += bytes.count
+                if headerBytes > RedirectRules.maxChainHeaderBytes {
+                    headerFailure = RedirectRules.headersTooLarge(headerBytes)
+                    return false
+                }
                 if keepsHeaders { headers.receive(bytes) }
                 if let headerDump, !headerDump.write(bytes) { return false }
                 return includeHeaders ? output.write(bytes) : true
@@ -56,7 +61,7 @@ extension FetchRun {
             defer { if let entry, handle.connectCount > 0 { share.record(connectedTo: handle.primaryIP, for: entry) } }
             do throws(CurlError) {
                 do throws(CurlError) { try handle.perform() } catch {
-                    throw output.failure ?? headerDump?.failure ?? error
+                    throw output.failure ?? headerDump?.failure ?? headerFailure ?? error
                 }
                 chain.append(report(handle, headers, hop))
                 return handle
