@@ -14,8 +14,10 @@ import HTTPDNS
 /// clobbers an existing file and never leaves a partial one; the terminating signals remove the temporary file
 /// (``SignalCleanup``), and the temporary files a killed process (SIGKILL) left in the directory are removed by
 /// the next one created there, once that process is gone. The replacement keeps an existing file's mode and
-/// owner; a symlink stays a link (its target is replaced); a file with other hard links is rewritten in place at
-/// commit. A path that exists and is not a regular file (`/dev/null`, a FIFO) is written directly.
+/// owner, except for a file another user may have planted in a sticky or world-writable directory, which is
+/// replaced by one of the running user's (``ReplacementOwner``); a symlink stays a link (its target is replaced);
+/// a file with other hard links whose owner is kept is rewritten in place at commit. A path that exists and is
+/// not a regular file (`/dev/null`, a FIFO) is written directly.
 ///
 /// Where curl could write but no temporary file can take the name, the file is written in place, as curl does,
 /// and ``note`` says that it is not kept whole: a directory this user cannot write (no temporary file beside the
@@ -227,10 +229,12 @@ final class OutputFile {
             descriptor = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
         } else {
             target = exists ? Self.resolved(path) : path
-            rewritesInPlace = exists && info.st_nlink > 1
+            let keepsOwner = exists && ReplacementOwner.keepsOwner(of: info, at: target)
+            // Rewriting a hard-linked file in place keeps its owner: not for one that may have been planted.
+            rewritesInPlace = exists && info.st_nlink > 1 && keepsOwner
             if writesDirectly {
                 descriptor = open(target, O_WRONLY | creation | O_CLOEXEC, 0o666)
-            } else if let failure = createTemporary(replacing: exists ? info : nil) {
+            } else if let failure = createTemporary(replacing: exists ? info : nil, keepsOwner: keepsOwner) {
                 descriptor = open(target, O_WRONLY | creation | O_CLOEXEC, 0o666)
                 if descriptor >= 0 {
                     note?("Writing \(Printable.escaped(path)) in place: no temporary file beside it (\(String(cString: strerror(failure))));"
@@ -249,11 +253,12 @@ final class OutputFile {
         return writer
     }
 
-    /// Creates the temporary file beside ``target`` (registered for clean-up), giving it the mode and owner of
-    /// the file it replaces (`existing`), never wider. Where none can be made but curl could still write the file
+    /// Creates the temporary file beside ``target`` (registered for clean-up), giving it the mode and, when
+    /// `keepsOwner` (``ReplacementOwner``), the owner of the file it replaces (`existing`), never wider. Where none
+    /// can be made but curl could still write the file
     /// itself (no write permission on the directory, a read-only directory mount, a name too long), switches to
     /// writing in place and returns the `errno` that made it.
-    private func createTemporary(replacing existing: stat?) -> Int32? {
+    private func createTemporary(replacing existing: stat?, keepsOwner: Bool) -> Int32? {
         let (directory, base) = TemporaryName.split(target)
         TemporaryName.removeLeftovers(in: directory)
         var template = Array(TemporaryName.template(directory: directory, base: base).utf8CString)
@@ -273,14 +278,14 @@ final class OutputFile {
         }
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         temporary = created.2
-        if let existing {
+        if let existing, keepsOwner {
             // The replacement keeps the existing file's owner and mode: never wider than before.
             _ = fchown(descriptor, existing.st_uid, existing.st_gid)
             fchmod(descriptor, existing.st_mode & 0o7777)
         } else {
             let mask = umask(0)
             umask(mask)
-            fchmod(descriptor, 0o666 & ~mask)
+            fchmod(descriptor, existing.map { ReplacementOwner.mode(replacing: $0, umask: mask) } ?? 0o666 & ~mask)
         }
         return nil
     }
