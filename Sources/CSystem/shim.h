@@ -21,4 +21,15 @@ static inline int csystem_rename_exchange(const char *from, const char *to) {
 #endif
 }
 
+// Renames `from` to `to` only if nothing (not even a dangling symlink) is at `to`: renameat2(2) with
+// RENAME_NOREPLACE. -1 and errno EEXIST when something is; EINVAL or ENOSYS where the file system or kernel cannot.
+static inline int csystem_rename_noreplace(const char *from, const char *to) {
+#ifdef RENAME_NOREPLACE
+    return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
 #endif

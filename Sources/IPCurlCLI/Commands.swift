@@ -22,9 +22,9 @@ public enum Commands {
         if arguments.first == "help" {
             completion = help(Array(arguments.dropFirst()))
         } else if let first = arguments.first, let subcommand = Subcommands.named(first) {
-            completion = execute(subcommand, Array(arguments.dropFirst()), diagnostics)
+            completion = execute(subcommand, Array(arguments.dropFirst()), argvIndex: 2, diagnostics)
         } else {
-            completion = execute(FetchCommandLine.self, arguments, diagnostics)
+            completion = execute(FetchCommandLine.self, arguments, argvIndex: 1, diagnostics)
         }
         return finish(completion, diagnostics)
     }
@@ -39,13 +39,15 @@ public enum Commands {
         return ExitCodes.code(for: completion)
     }
 
-    /// Parses `arguments` for `subcommand` and answers `--version` and `--help`, or runs it.
-    private static func execute<Command: Subcommand>(_ subcommand: Command.Type, _ arguments: [String],
+    /// Parses `arguments` for `subcommand` and answers `--version` and `--help`, or runs it. `argvIndex` is where
+    /// the first of `arguments` sits in the process's argv (after the program's and the subcommand's names).
+    private static func execute<Command: Subcommand>(_ subcommand: Command.Type, _ arguments: [String], argvIndex: Int,
                                                     _ diagnostics: Diagnostics) -> Completion {
         let prefix = Command.prefix(for: arguments)
         let command: Command
         do throws(Completion) {
-            command = try parse(prefix + arguments, skipping: prefix.count, first: arguments.first, diagnostics)
+            command = try parse(prefix + arguments, skipping: prefix.count, argvIndex: argvIndex, first: arguments.first,
+                                diagnostics)
         } catch {
             return error
         }
@@ -58,8 +60,8 @@ public enum Commands {
     }
 
     /// Parses `arguments` into a `Command`. Secret values are blanked in argv afterwards (`skipping` arguments were
-    /// added before the real ones).
-    private static func parse<Command: Subcommand>(_ arguments: [String], skipping: Int, first: String?,
+    /// added before the real ones, the first of which is argv's `argvIndex`).
+    private static func parse<Command: Subcommand>(_ arguments: [String], skipping: Int, argvIndex: Int, first: String?,
                                                   _ diagnostics: Diagnostics) throws(Completion) -> Command {
         var command = Command()
         var parser = makeParser(Command.self, first: first) { path in
@@ -76,7 +78,9 @@ public enum Commands {
             throw .refused(.usage("\(error) (see '\(Command.helpCommand)')"))
         }
         // Blank secrets at their places in argv: the parser's indices count the added config prefix too.
-        ArgumentScrubber.blank(parser.secretValues.compactMap { $0.index >= skipping ? ($0.index - skipping, $0.offset) : nil })
+        ArgumentScrubber.blank(parser.secretValues.compactMap {
+            $0.index >= skipping ? ($0.index - skipping + argvIndex, $0.bytes) : nil
+        })
         return command
     }
 

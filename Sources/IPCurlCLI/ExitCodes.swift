@@ -41,6 +41,8 @@ enum ExitCodes {
         ExitCodeRow(code: "35", name: "SSL_CONNECT_ERROR", summary: "TLS handshake failed (on the last address tried)."),
         ExitCodeRow(code: "47", name: "TOO_MANY_REDIRECTS", summary: "More redirects than --max-redirs allows."),
         ExitCodeRow(code: "49", name: "SETOPT_OPTION_SYNTAX", summary: "A --resolve entry that does not parse, as libcurl refuses it for curl."),
+        ExitCodeRow(code: "56", name: "RECV_ERROR",
+                    summary: "Receiving failed: the connection broke, or a redirect chain's response headers passed 300 KiB, as libcurl counts them (with --max-redirs -1, how an endless loop ends)."),
         ExitCodeRow(code: "58", name: "SSL_CERTPROBLEM", summary: "A client certificate or key that cannot be used (-E, --key, --pass)."),
         ExitCodeRow(code: "59", name: "SSL_CIPHER", summary: "A cipher list OpenSSL refuses."),
         ExitCodeRow(code: "60", name: "PEER_FAILED_VERIFICATION",

@@ -20,8 +20,8 @@ public struct CommandLineParser<Config> {
     /// Receives a config file's option errors: curl warns about a bad line and reads on.
     public var warn: (String) -> Void = { _ in }
 
-    /// Where secret values sit in the argument list: the argument's index and the byte offset of the value.
-    public private(set) var secretValues: [(index: Int, offset: Int)] = []
+    /// Where the secret parts of values sit in the argument list: the argument's index and the bytes within it.
+    public private(set) var secretValues: [(index: Int, bytes: Range<Int>)] = []
 
     private var configDepth = 0
 
@@ -65,11 +65,11 @@ public struct CommandLineParser<Config> {
                 if rows[row].argument.takesValue {
                     if let attached {
                         value = attached
-                        if rows[row].secret { secretValues.append((position, name.utf8.count + 3)) }
+                        noteSecret(rows[row].secret, of: value, at: position, offset: name.utf8.count + 3)
                     } else {
                         guard index < arguments.count else { throw OptionError("option \(spelling): requires parameter") }
                         value = arguments[index]
-                        if rows[row].secret { secretValues.append((index, 0)) }
+                        noteSecret(rows[row].secret, of: value, at: index, offset: 0)
                         index += 1
                     }
                 } else if let attached {
@@ -83,18 +83,26 @@ public struct CommandLineParser<Config> {
                 continue
             }
             // A group of short options; a value it needs past its end is the next argument.
-            var secrets: [(Int, Int)] = []
+            var secrets: [(SecretBytes, String, Int, Int)] = []
             try applyShortGroup(argument.dropFirst(), into: &config) { rest, secret, words in
                 if let rest {
-                    if secret { secrets.append((position, argument.utf8.count - rest.utf8.count)) }
+                    if let secret { secrets.append((secret, String(rest), position, argument.utf8.count - rest.utf8.count)) }
                     return String(rest)
                 }
                 guard index < arguments.count, words?.contains(arguments[index]) ?? true else { return nil }
-                if secret { secrets.append((index, 0)) }
+                if let secret { secrets.append((secret, arguments[index], index, 0)) }
                 index += 1
                 return arguments[index - 1]
             }
-            secretValues += secrets
+            for (secret, value, at, offset) in secrets { noteSecret(secret, of: value, at: at, offset: offset) }
+        }
+    }
+
+    /// Records the secret parts of `value`, which starts `offset` bytes into argument `index`.
+    private mutating func noteSecret(_ secret: SecretBytes?, of value: String, at index: Int, offset: Int) {
+        guard let secret else { return }
+        for range in secret.ranges(value) where !range.isEmpty {
+            secretValues.append((index, (range.lowerBound + offset)..<(range.upperBound + offset)))
         }
     }
 
@@ -183,10 +191,10 @@ extension CommandLineParser {
 
     /// Applies the letters of a group of short options in turn. A letter that takes a value takes the rest of the
     /// group: `value(rest, secret, nil)` returns it, or with `rest` `nil` (the letter ends the group) the value
-    /// that follows the group, `nil` when there is none; `secret` says the value must be blanked from argv. A letter
+    /// that follows the group, `nil` when there is none; `secret` says which parts must be blanked from argv. A letter
     /// with an optional word (`words`) asks only at the end of the group, and `nil` means it stands alone.
     private mutating func applyShortGroup(_ group: Substring, into config: inout Config,
-                                          value: (_ rest: Substring?, _ secret: Bool, _ words: [String]?) throws -> String?) throws {
+                                          value: (_ rest: Substring?, _ secret: SecretBytes?, _ words: [String]?) throws -> String?) throws {
         var letters = group
         while let letter = letters.first {
             letters = letters.dropFirst()
@@ -199,7 +207,7 @@ extension CommandLineParser {
                 text = given
                 letters = ""
             } else if case .optionalWord(let words) = rows[row].argument, letters.isEmpty {
-                text = try value(nil, false, words) ?? ""
+                text = try value(nil, nil, words) ?? ""
             }
             try apply(row, OptionArgument(text: text, spelling: "-\(letter)"), to: &config)
         }

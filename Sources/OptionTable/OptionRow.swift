@@ -69,14 +69,14 @@ public struct OptionRow<Config>: Sendable {
     public let category: OptionCategory
     /// Shown by plain `--help` (curl's "important" category).
     public let important: Bool
-    /// The value is a credential: blanked in the process's argv once read, as curl blanks `-u`.
-    public let secret: Bool
+    /// The parts of the value that are a credential, blanked in the process's argv once read (`nil`: none).
+    public let secret: SecretBytes?
     /// Applies the option to the configuration; a thrown error stops the parse.
     public let apply: @Sendable (inout Config, OptionArgument) throws -> Void
 
     public init(_ long: String, _ short: Character? = nil, _ argument: ArgumentKind, _ valueName: String = "",
                 _ category: OptionCategory, _ help: String, repeatable: Bool = false, important: Bool = false,
-                secret: Bool = false,
+                secret: SecretBytes? = nil,
                 apply: @escaping @Sendable (inout Config, OptionArgument) throws -> Void) {
         self.long = long
         self.short = short

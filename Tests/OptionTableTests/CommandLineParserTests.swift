@@ -24,7 +24,7 @@ private let rows: [OptionRow<Line>] = [
     OptionRow("request", "X", .string, "method", category, "Method") { $0.method = $1.text },
     OptionRow("data", "d", .string, "data", category, "Data", repeatable: true) { $0.data.append($1.text) },
     OptionRow("data-binary", nil, .string, "data", category, "Data", repeatable: true) { $0.data.append("binary:" + $1.text) },
-    OptionRow("header", "H", .string, "header", category, "Header", repeatable: true, secret: true) { $0.headers.append($1.text) },
+    OptionRow("header", "H", .string, "header", category, "Header", repeatable: true, secret: .whole) { $0.headers.append($1.text) },
     OptionRow("cacert", nil, .file, "file", category, "CA") { _, _ in },
     OptionRow("cert", "E", .file, "file", category, "Cert") { _, _ in },
     OptionRow("url", nil, .string, "url", category, "URL", repeatable: true) { $0.urls.append($1.text) },
@@ -133,7 +133,23 @@ private func failure(_ arguments: [String], files: [String: String] = [:]) -> St
         var parser = CommandLineParser(rows: rows) { $0.urls.append($1) }
         try parser.parse(["-H", "a: 1", "-sHb: 2", "--header=c: 3", "--header", "d: 4"], into: &line)
         #expect(parser.secretValues.map(\.index) == [1, 2, 3, 5])
-        #expect(parser.secretValues.map(\.offset) == [0, 3, 9, 0])
+        #expect(parser.secretValues.map(\.bytes) == [0..<4, 3..<7, 9..<13, 0..<4])
+    }
+
+    /// A row that blanks part of its value: the parts are placed within the argument in each form of the option.
+    @Test func secretPartsArePlacedWithinTheirArgument() throws {
+        let afterColon = SecretBytes { value in
+            let bytes = Array(value.utf8)
+            return bytes.firstIndex(of: UInt8(ascii: ":")).map { [($0 + 1)..<bytes.count] } ?? []
+        }
+        let partial = [OptionRow<Line>("silent", "s", .boolean, "", category, "Silent") { $0.silent = $1.isOn },
+                       OptionRow<Line>("header", "H", .string, "header", category, "Header", repeatable: true,
+                                       secret: afterColon) { $0.headers.append($1.text) }]
+        var line = Line()
+        var parser = CommandLineParser(rows: partial) { $0.urls.append($1) }
+        try parser.parse(["-H", "a: 1", "-sHb: 2", "--header=c: 3", "--header", "none", "-H", "d:"], into: &line)
+        #expect(parser.secretValues.map(\.index) == [1, 2, 3])
+        #expect(parser.secretValues.map(\.bytes) == [2..<4, 5..<7, 11..<13])
     }
 
     @Test func configFilesUseCurlsSyntax() throws {

@@ -13,13 +13,15 @@ struct ProxyOptions: Sendable {
 
     static let rows: [OptionRow<ProxyOptions>] = [
         OptionRow("proxy", "x", .string, "[protocol://]host[:port]", category,
-                  "Use this proxy; \"\" ignores the *_proxy environment variables") { $0.proxy = $1.text },
+                  "Use this proxy; \"\" ignores the *_proxy environment variables", secret: SecretArguments.url) {
+            $0.proxy = $1.text
+        },
         OptionRow("noproxy", nil, .string, "list", category,
                   "Hosts reached directly: names, domains, IPs or CIDR ranges, comma-separated; * for all (replaces NO_PROXY)") {
             $0.noProxy = $1.text
         },
         OptionRow("proxy-user", "U", .string, "user:password", category,
-                  "Proxy credentials; blanked from the process list, never shown by -v", secret: true) { $0.user = $1.text },
+                  "Proxy credentials; blanked from the process list, never shown by -v", secret: .whole) { $0.user = $1.text },
     ]
 
     /// Fills the request's proxy part.

@@ -29,16 +29,16 @@ struct ResolverOptions: Sendable {
     static let rows: [OptionRow<ResolverOptions>] = ([
         OptionRow("doh", nil, .string, "url", resolverCategory,
                   "DNS-over-HTTPS server (RFC 8484) to resolve with; repeat to race more (hedged)",
-                  repeatable: true, important: true) { _, argument in
+                  repeatable: true, important: true, secret: SecretArguments.url) { _, argument in
             try checkServerURL(argument, schemes: ["https"], named: "https://")
         },
         OptionRow("doh-url", nil, .string, "url", resolverCategory, "Same as --doh (curl's name for it)",
-                  repeatable: true) { _, argument in
+                  repeatable: true, secret: SecretArguments.url) { _, argument in
             try checkServerURL(argument, schemes: ["https"], named: "https://")
         },
         OptionRow("doh-json", nil, .string, "url", resolverCategory,
                   "JSON DNS-over-HTTPS endpoint (Google /resolve, Cloudflare dns-json); repeatable",
-                  repeatable: true) { _, argument in
+                  repeatable: true, secret: SecretArguments.url) { _, argument in
             try checkServerURL(argument, schemes: ["https", "http"], named: "http(s)://")
         },
         OptionRow("resolver-cmd", nil, .string, "cmd", resolverCategory,

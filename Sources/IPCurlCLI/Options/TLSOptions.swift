@@ -21,7 +21,7 @@ struct TLSOptions: Sendable {
     static let rows: [OptionRow<TLSOptions>] = [
         OptionRow("cert", "E", .string, "certificate[:password]", category,
                   "Client certificate file (and its key's passphrase: prefer --pass); blanked from the process list",
-                  secret: true) { options, argument in
+                  secret: .whole) { options, argument in
             let (file, password) = ClientCertificateArgument.parse(argument.text)
             options.tls.certificate = file
             if let password { options.passphrase = .inline(password) }

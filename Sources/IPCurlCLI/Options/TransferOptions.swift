@@ -48,7 +48,7 @@ struct TransferOptions: Sendable {
         },
         OptionRow("header", "H", .string, "header", http,
                   "Extra header to send (@FILE: one per line); \"Name:\" removes one, \"Name;\" sends it empty", repeatable: true,
-                  important: true) { options, argument in
+                  important: true, secret: SecretArguments.header) { options, argument in
             options.headers.append(argument.text)
             if argument.text == "@-" { options.noteStandardInput(.header) }
         },
@@ -84,9 +84,10 @@ struct TransferOptions: Sendable {
         OptionRow("referer", "e", .string, "url", http, "Referer to send; \";auto\" sets it on redirects") { $0.referer = $1.text },
         OptionRow("user", "u", .string, "user:password", auth,
                   "Basic auth; blanked from the process list, sent to the first host only", important: true,
-                  secret: true) { $0.user = $1.text },
+                  secret: .whole) { $0.user = $1.text },
         OptionRow("cookie", "b", .string, "data|file", auth,
-                  "Cookies \"n=v; n2=v2\" (first host only), or a cookie file to read; repeatable", repeatable: true) {
+                  "Cookies \"n=v; n2=v2\" (first host only), or a cookie file to read; repeatable", repeatable: true,
+                  secret: SecretArguments.cookie) {
             $0.cookie.append($1.text)
         },
         OptionRow("junk-session-cookies", "j", .boolean, "", auth, "Drop the session cookies read from -b files") {

@@ -36,7 +36,7 @@ struct VendorOptions: Sendable {
                   "DNSPod HTTPS token in FILE (or $IPCURL_DNSPOD_TOKEN)") { $0.dnspodTokenFile = $1.text },
         OptionRow("httpdns-server", nil, .string, "url", category,
                   "Vendor HTTPDNS server to ask instead of the documented ones; repeat to race more (hedged)",
-                  repeatable: true) { $0.servers.append($1.text) },
+                  repeatable: true, secret: SecretArguments.url) { $0.servers.append($1.text) },
         OptionRow("httpdns-client-ip", nil, .string, "ip", category,
                   "Ask vendor HTTPDNS to answer for this client IP (ECS)") { $0.clientIP = $1.text },
     ]

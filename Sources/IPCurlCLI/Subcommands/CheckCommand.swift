@@ -73,7 +73,8 @@ struct CheckCommand: Subcommand {
                 throw OptionError(error.message)
             }
         },
-        OptionRow("header", "H", .string, "header", category, "Header for the URLs on the command line", repeatable: true) {
+        OptionRow("header", "H", .string, "header", category, "Header for the URLs on the command line", repeatable: true,
+                  secret: SecretArguments.header) {
             $0.headers.append($1.text)
         },
         OptionRow("request", "X", .string, "method", category, "Method for the URLs on the command line") { $0.method = $1.text },

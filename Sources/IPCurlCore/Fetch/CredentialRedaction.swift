@@ -2,9 +2,11 @@
 /// `Proxy-Authorization` and `Cookie` in every shape libcurl prints a request header, a header line
 /// (`Name: value`, any letter case, blanks before the colon) and HTTP/2's info line (`h2h3 [name: value]`), become
 /// `[redacted]`; the name, the colon and the line ending stay.
-enum CredentialRedaction {
-    /// Header names whose values are never dumped, lowercase.
-    static let secretHeaders: [[UInt8]] = ["authorization", "proxy-authorization", "cookie"].map { Array($0.utf8) }
+public enum CredentialRedaction {
+    /// Header names (lowercase) whose values are never dumped, and are blanked from the process list when given
+    /// with `-H`.
+    public static let secretHeaderNames = ["authorization", "proxy-authorization", "cookie"]
+    static let secretHeaders: [[UInt8]] = secretHeaderNames.map { Array($0.utf8) }
 
     /// `block` (lines ending in LF or CR LF, the last one possibly without) with every line redacted.
     static func redacted(block: UnsafeRawBufferPointer) -> [UInt8] {

@@ -29,16 +29,18 @@ public enum Fetch {
     public static func run(_ request: FetchRequest, session: ResolverSession, share: CommandShare) -> FetchOutcome {
         let run = FetchRun(request: request, session: session, share: share)
         let failure = run.perform()
-        var report = run.hops.isEmpty || request.writeOut == nil ? TransferReport(url: request.url) : TransferReport.chain(run.hops)
+        var report = run.chain.count == 0 || request.writeOut == nil ? TransferReport(url: request.url) : run.chain.report
         report.exitCode = failure?.exitCode ?? 0
         report.errorMessage = failure?.message ?? ""
         report.dnsSource = run.viaProxy ? "proxy" : run.lastResolution?.sourceName ?? ""
         report.times.dns = run.dnsMicroseconds
         report.url = request.url
         report.filenameEffective = run.output.name
-        if run.hops.isEmpty { report.method = request.template.customMethod ?? request.firstMethod }
+        if run.chain.count == 0 { report.method = request.template.customMethod ?? request.firstMethod }
         // curl has started the next request when it finds the limit reached, so %header{} sees no headers.
         if failure == .tooManyRedirects { report.headersReadable = false }
+        // libcurl counts the header line it stops at; the handle whose callback refused that line does not.
+        if run.headerFailure != nil { report.counts.sizeHeader = Int64(run.headerBytes) }
         return FetchOutcome(error: failure, report: report)
     }
 }
@@ -67,8 +69,11 @@ final class FetchRun {
     /// is then the proxy's (``AddressFailover/failedAddresses(after:at:requestBytesSent:pinned:throughProxy:)``).
     var throughProxy = false
     var dnsMicroseconds: Int64 = 0
-    /// One report per hop of the current attempt.
-    var hops: [TransferReport] = []
+    /// The hops of the current attempt, summed as they end: memory stays flat however many hops a chain has.
+    var chain = RedirectChain()
+    /// The response header bytes of the current attempt's hops, against ``RedirectRules/maxChainHeaderBytes``,
+    /// and the error once they pass it.
+    var headerBytes = 0, headerFailure: CurlError?
     /// The last hop's handle, for the retry decision.
     var lastHandle: EasyHandle?
 
@@ -100,7 +105,8 @@ final class FetchRun {
         while true {
             attemptStart = clock.now
             dnsMicroseconds = 0  // like the other -w times, %{dns_time} is the last attempt's
-            hops = []
+            chain = RedirectChain()
+            (headerBytes, headerFailure) = (0, nil)
             lastHandle = nil
             var failure: CurlError?
             do throws(CurlError) { try followChain() } catch { failure = error }
@@ -164,7 +170,7 @@ final class FetchRun {
                 return
             }
             let limit = request.redirects.maxRedirects
-            if limit >= 0, hops.count > limit {
+            if limit >= 0, chain.count > limit {
                 throw CurlError.tooManyRedirects.with(message: "Maximum (\(limit)) redirects followed")
             }
             if request.redirects.switchesToGet(status: status, method: method) {

@@ -34,7 +34,12 @@ extension FetchRun {
             let includeHeaders = request.includeHeaders
             // The header fields are read only to follow a redirect (-L), name a file (-J) or report (-w).
             let keepsHeaders = request.redirects.follow || request.remoteHeaderName || request.writeOut != nil
-            handle.onHeader = { [output, headerDump] bytes in
+            handle.onHeader = { [unowned self, output, headerDump] bytes in
+                headerBytes += bytes.count
+                if headerBytes > RedirectRules.maxChainHeaderBytes {
+                    headerFailure = RedirectRules.headersTooLarge(headerBytes)
+                    return false
+                }
                 if keepsHeaders { headers.receive(bytes) }
                 if let headerDump, !headerDump.write(bytes) { return false }
                 return includeHeaders ? output.write(bytes) : true
@@ -57,18 +62,18 @@ extension FetchRun {
             defer { if let entry, handle.connectCount > 0 { share.record(connectedTo: handle.primaryIP, for: entry) } }
             do throws(CurlError) {
                 do throws(CurlError) { try handle.perform() } catch {
-                    throw output.failure ?? headerDump?.failure ?? error
+                    throw output.failure ?? headerDump?.failure ?? headerFailure ?? error
                 }
-                hops.append(report(handle, headers, hop))
+                chain.append(report(handle, headers, hop))
                 return handle
             } catch {
                 let failedIP = handle.primaryIP ?? ""
                 let sent = handle.requestSize
-                failed += AddressFailover.failedAddresses(after: error, at: failedIP, requestBytesSent: sent, pinned: addresses,
-                                                          throughProxy: throughProxy)
+                failed += AddressFailover.failedAddresses(after: error, at: failedIP, requestBytesSent: sent,
+                                                          pinned: addresses, throughProxy: throughProxy)
                 guard let next = AddressFailover.remaining(after: error, at: failedIP, requestBytesSent: sent,
                                                            addresses: addresses) else {
-                    hops.append(report(handle, headers, hop))
+                    chain.append(report(handle, headers, hop))
                     if let resolution, AddressFailover.condemns(resolution.entry?.addresses ?? [], failed: failed) {
                         session.distrust(host: hop.url.host, port: hop.url.port, resolution)
                     }

@@ -14,8 +14,10 @@ import HTTPDNS
 /// clobbers an existing file and never leaves a partial one; the terminating signals remove the temporary file
 /// (``SignalCleanup``), and the temporary files a killed process (SIGKILL) left in the directory are removed by
 /// the next one created there, once that process is gone. The replacement keeps an existing file's mode and
-/// owner; a symlink stays a link (its target is replaced); a file with other hard links is rewritten in place at
-/// commit. A path that exists and is not a regular file (`/dev/null`, a FIFO) is written directly.
+/// owner, except for a file another user may have planted in a sticky or world-writable directory, which is
+/// replaced by one of the running user's (``ReplacementOwner``); a symlink stays a link (its target is replaced);
+/// a file with other hard links whose owner is kept is rewritten in place at commit. A path that exists and is
+/// not a regular file (`/dev/null`, a FIFO) is written directly.
 ///
 /// Where curl could write but no temporary file can take the name, the file is written in place, as curl does,
 /// and ``note`` says that it is not kept whole: a directory this user cannot write (no temporary file beside the
@@ -25,7 +27,8 @@ import HTTPDNS
 final class OutputFile {
     private var path: String?
     private let createDirectories: Bool
-    /// Set by ``retarget(to:)``: a name the server chose never replaces an existing file (curl's `-J`).
+    /// Set by ``retarget(to:)``: a name the server chose never replaces an existing file or symlink (curl's
+    /// `-J`), neither one there at the first byte nor one that appears before ``commit()``.
     private var refusesExisting = false
     private var writer: DescriptorWriter?
     private var descriptor: Int32 = -1
@@ -103,6 +106,7 @@ final class OutputFile {
         guard let temporary else { return }
         self.temporary = nil
         defer { SignalCleanup.unregister(temporary.token) }
+        if refusesExisting { return try placeWithoutReplacing(temporary.path) }
         var moved = !rewritesInPlace && Self.replace(target, with: temporary.path)
         if !moved, !rewritesInPlace, case let failure = errno, failure == EBUSY || failure == EXDEV {
             note?("Writing \(Printable.escaped(path ?? target)) in place: it cannot be renamed over (\(String(cString: strerror(failure))));"
@@ -130,6 +134,30 @@ final class OutputFile {
             return true
         }
         return rename(temporary, target) == 0
+    }
+
+    /// Puts the temporary file at ``target`` only if nothing is there, not even a dangling symlink (`-J`): a name
+    /// taken since the first byte keeps what took it, and the download is dropped with the refusal of a name taken
+    /// before. `RENAME_NOREPLACE`, or where the file system lacks it (`EINVAL`, `ENOSYS`: NFS, older kernels)
+    /// `link(2)`, which refuses an existing name as well.
+    private func placeWithoutReplacing(_ temporary: String) throws(CurlError) {
+        var placed = csystem_rename_noreplace(temporary, target) == 0
+        if !placed, errno == EINVAL || errno == ENOSYS {
+            placed = link(temporary, target) == 0
+            if placed { unlink(temporary) }
+        }
+        guard placed else {
+            let failure = errno
+            unlink(temporary)
+            if failure == EEXIST { throw refusal }
+            throw CurlError.writeError.with(message: "Failed to create \(Printable.escaped(target)): \(String(cString: strerror(failure)))")
+        }
+        if syncsToDisk { Self.syncDirectory(of: target) }
+    }
+
+    /// `-J`'s error for a name that is taken, as curl words it.
+    private var refusal: CurlError {
+        CurlError.writeError.with(message: "Refusing to overwrite \(Printable.escaped(path ?? target)): File exists")
     }
 
     /// Flushes the directory entry of the rename, so the new name survives a crash; best effort.
@@ -188,22 +216,26 @@ final class OutputFile {
         }
         if createDirectories { Self.makeParents(of: path) }
         var info = stat()
-        let exists = stat(path, &info) == 0
-        if exists, refusesExisting {
-            failure = CurlError.writeError.with(message: "Refusing to overwrite \(Printable.escaped(path)): File exists")
+        if refusesExisting, lstat(path, &info) == 0 {
+            failure = refusal
             return nil
         }
+        let exists = stat(path, &info) == 0
+        // A name the server chose is created, never truncated: only this process's own file is written over.
+        let creation = refusesExisting ? O_CREAT | O_EXCL : O_CREAT | O_TRUNC
         if appends {
             descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o666)
         } else if exists, (info.st_mode & S_IFMT) != S_IFREG {
             descriptor = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
         } else {
             target = exists ? Self.resolved(path) : path
-            rewritesInPlace = exists && info.st_nlink > 1
+            let keepsOwner = exists && ReplacementOwner.keepsOwner(of: info, at: target)
+            // Rewriting a hard-linked file in place keeps its owner: not for one that may have been planted.
+            rewritesInPlace = exists && info.st_nlink > 1 && keepsOwner
             if writesDirectly {
-                descriptor = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-            } else if let failure = createTemporary(replacing: exists ? info : nil) {
-                descriptor = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+                descriptor = open(target, O_WRONLY | creation | O_CLOEXEC, 0o666)
+            } else if let failure = createTemporary(replacing: exists ? info : nil, keepsOwner: keepsOwner) {
+                descriptor = open(target, O_WRONLY | creation | O_CLOEXEC, 0o666)
                 if descriptor >= 0 {
                     note?("Writing \(Printable.escaped(path)) in place: no temporary file beside it (\(String(cString: strerror(failure))));"
                           + " a failed or interrupted transfer leaves it partial")
@@ -211,18 +243,22 @@ final class OutputFile {
             }
         }
         guard descriptor >= 0 else {
-            failure = CurlError.writeError.with(message: "Failed to open the file \(Printable.escaped(path)): \(String(cString: strerror(errno)))")
+            failure = refusesExisting && errno == EEXIST ? refusal
+                : CurlError.writeError.with(message: "Failed to open the file \(Printable.escaped(path)): \(String(cString: strerror(errno)))")
             return nil
         }
+        // Written in place, the name holds this process's file: a retry truncates it.
+        if writesDirectly { refusesExisting = false }
         writer = DescriptorWriter(descriptor: descriptor)
         return writer
     }
 
-    /// Creates the temporary file beside ``target`` (registered for clean-up), giving it the mode and owner of
-    /// the file it replaces (`existing`), never wider. Where none can be made but curl could still write the file
+    /// Creates the temporary file beside ``target`` (registered for clean-up), giving it the mode and, when
+    /// `keepsOwner` (``ReplacementOwner``), the owner of the file it replaces (`existing`), never wider. Where none
+    /// can be made but curl could still write the file
     /// itself (no write permission on the directory, a read-only directory mount, a name too long), switches to
     /// writing in place and returns the `errno` that made it.
-    private func createTemporary(replacing existing: stat?) -> Int32? {
+    private func createTemporary(replacing existing: stat?, keepsOwner: Bool) -> Int32? {
         let (directory, base) = TemporaryName.split(target)
         TemporaryName.removeLeftovers(in: directory)
         var template = Array(TemporaryName.template(directory: directory, base: base).utf8CString)
@@ -242,14 +278,14 @@ final class OutputFile {
         }
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         temporary = created.2
-        if let existing {
+        if let existing, keepsOwner {
             // The replacement keeps the existing file's owner and mode: never wider than before.
             _ = fchown(descriptor, existing.st_uid, existing.st_gid)
             fchmod(descriptor, existing.st_mode & 0o7777)
         } else {
             let mask = umask(0)
             umask(mask)
-            fchmod(descriptor, 0o666 & ~mask)
+            fchmod(descriptor, existing.map { ReplacementOwner.mode(replacing: $0, umask: mask) } ?? 0o666 & ~mask)
         }
         return nil
     }

@@ -50,4 +50,14 @@ public struct RedirectRules: Sendable, Equatable {
 
     /// Whether `status` with a Location is followed (curl 7.88 follows any 3xx with a Location, even 304).
     public static func isFollowed(status: Int) -> Bool { (300...399).contains(status) }
+
+    /// The response header bytes one attempt may receive over its whole chain. libcurl 7.88 counts them for the
+    /// transfer, redirects it follows included, and stops past 300 KiB (`MAX_HTTP_RESP_HEADER_SIZE`), so `curl -L`
+    /// ends an endless redirect loop with exit 56 even under `--max-redirs -1`.
+    public static let maxChainHeaderBytes = 300 * 1024
+
+    /// curl's error for a chain whose response headers reached `total` bytes, past ``maxChainHeaderBytes``.
+    static func headersTooLarge(_ total: Int) -> CurlError {
+        CurlError.receiveError.with(message: "Too large response headers: \(total) > \(maxChainHeaderBytes)")
+    }
 }

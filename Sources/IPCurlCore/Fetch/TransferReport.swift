@@ -100,25 +100,9 @@ public struct TransferReport: Sendable {
     /// A single hop is returned as it is; an empty list gives an empty report.
     /// - SeeAlso: curl's `-L/--location`, `CURLINFO_REDIRECT_TIME_T`, `CURLINFO_REDIRECT_COUNT`.
     public static func chain(_ hops: [TransferReport]) -> TransferReport {
-        guard let first = hops.first, var report = hops.last else { return TransferReport(url: "") }
-        guard hops.count > 1 else { return report }
-        let redirect = report.times.redirect
-        report.times = hops.dropFirst().reduce(first.times) { $0.adding($1.times) }
-        report.times.redirect = hops.dropLast().reduce(redirect) { $0 + $1.times.total }
-        report.counts.sizeHeader = hops.reduce(0) { $0 + $1.counts.sizeHeader }
-        report.counts.sizeRequest = hops.reduce(0) { $0 + $1.counts.sizeRequest }
-        let total = report.times.total
-        func speed(_ bytes: Int64) -> Int64 { total < 1 ? bytes * 1_000_000 : bytes * 1_000_000 / total }
-        report.counts.speedDownload = speed(report.counts.sizeDownload)
-        report.counts.speedUpload = speed(report.counts.sizeUpload)
-        report.numRedirects = hops.reduce(hops.count - 1) { $0 + $1.numRedirects }
-        report.numConnects = hops.reduce(0) { $0 + $1.numConnects }
-        report.url = first.url
-        report.urlNumber = first.urlNumber
-        // A hop on a connection an earlier hop opened had no handshake of its own: curl, with one easy handle
-        // for the chain, still reports the chain of the handshake before.
-        if report.certificates.isEmpty { report.certificates = hops.last { !$0.certificates.isEmpty }?.certificates ?? [] }
-        return report
+        var chain = RedirectChain()
+        for hop in hops { chain.append(hop) }
+        return chain.report
     }
 }
 

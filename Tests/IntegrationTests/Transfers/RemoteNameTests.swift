@@ -42,6 +42,60 @@ import Testing
         #expect(run.status == 23 && run.stderr.contains("Refusing to overwrite"), "\(run.stderr)")
         #expect(try String(contentsOfFile: directory.path + "/keep.txt", encoding: .utf8) == "mine\n")
     }
+
+    /// A dangling symlink at the name counts as a file there: it is not followed, not replaced.
+    @Test func aServerNamedFileNeverReplacesADanglingSymlink() throws {
+        let directory = try TemporaryDirectory()
+        let link = directory.path + "/keep.txt", nowhere = directory.path + "/absent/target"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: nowhere)
+        let run = try oracle.ours(["-sS", "--output-dir", directory.path, "-OJ", oracle.lab.api("a.test", "attachment?name=keep.txt")])
+        #expect(run.status == 23 && run.stderr == "ipcurl: (23) Refusing to overwrite \(link): File exists\n", "\(run.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == nowhere)
+        #expect(!FileManager.default.fileExists(atPath: nowhere))
+    }
+
+    enum Planted: String, CaseIterable { case file, danglingSymlink }
+
+    /// A file (or a dangling symlink) that appears at the server's name after the first byte, while the body is
+    /// still arriving, is kept: the download ends in 23 with one line and leaves nothing behind.
+    @Test(arguments: Planted.allCases)
+    func aServerNamedFileCreatedDuringTheTransferIsKept(planted: Planted) throws {
+        let directory = try TemporaryDirectory()
+        let server = try HeldBodyServer(headers: ["Content-Disposition: attachment; filename=\"late.txt\""],
+                                        body: Data(repeating: UInt8(ascii: "x"), count: 100_000), heldAfter: 40_000)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ipcurlBinary())
+        process.arguments = ["-sS", "--resolve", "a.test:\(server.port):127.0.0.4", "--output-dir", directory.path,
+                             "-OJ", "http://a.test:\(server.port)/download"]
+        var environment = CurlOracle.environment()
+        environment["IPCURL_CACHE_DIR"] = directory.path + "/.cache"
+        process.environment = environment
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let name = directory.path + "/late.txt", nowhere = directory.path + "/absent/target"
+        #expect(server.waitUntilHolding())
+        // The first bytes are in the temporary file: the check made on the first byte is behind.
+        let writing = { ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).contains { $0.hasPrefix(".late.txt.ipcurl-") } }
+        for _ in 0..<400 where !writing() { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(writing())
+        switch planted {
+        case .file: try "planted\n".write(toFile: name, atomically: false, encoding: .utf8)
+        case .danglingSymlink: try FileManager.default.createSymbolicLink(atPath: name, withDestinationPath: nowhere)
+        }
+        server.release()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 23 && stderr == "ipcurl: (23) Refusing to overwrite \(name): File exists\n", "\(stderr)")
+        switch planted {
+        case .file: #expect(try String(contentsOfFile: name, encoding: .utf8) == "planted\n")
+        case .danglingSymlink:
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: name) == nowhere)
+            #expect(!FileManager.default.fileExists(atPath: nowhere))
+        }
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0 != ".cache" }
+        #expect(left == ["late.txt"], "nothing half-written is kept: \(left)")
+    }
 }
 
 /// Outputs that name one file twice, against curl 7.88.1: `-D f -o f` leaves the body, `-o a -o b` with one URL
