@@ -220,6 +220,11 @@ final class OutputFile {
             failure = refusal
             return nil
         }
+        guard ReplacementOwner.mayFollowLinks(at: path) else {
+            failure = CurlError.writeError.with(message: "Failed to open the file \(Printable.escaped(path)): a symlink"
+                + " another user made in a sticky world-writable directory is not followed (as fs.protected_symlinks)")
+            return nil
+        }
         let exists = stat(path, &info) == 0
         // A name the server chose is created, never truncated: only this process's own file is written over.
         let creation = refusesExisting ? O_CREAT | O_EXCL : O_CREAT | O_TRUNC

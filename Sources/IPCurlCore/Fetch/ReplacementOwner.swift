@@ -32,4 +32,27 @@ enum ReplacementOwner {
     static func mode(replacing existing: stat, umask: mode_t) -> mode_t {
         existing.st_mode & 0o777 & ~umask
     }
+
+    /// Whether the symlinks `path` names (its last component, link after link) may be followed, as Linux's
+    /// `fs.protected_symlinks` decides: not a link in a sticky world-writable directory that belongs neither to the
+    /// running user nor to the directory's owner. `-o` resolves a link and renames over its target, which the
+    /// kernel's own check at `open` never sees, so the rule is applied here whatever the sysctl says.
+    static func mayFollowLinks(at path: String) -> Bool {
+        var current = path
+        for _ in 0..<40 {  // the kernel's limit of links in one lookup (ELOOP)
+            var link = stat()
+            guard lstat(current, &link) == 0, link.st_mode & S_IFMT == S_IFLNK else { return true }
+            let parent = TemporaryName.split(current).directory
+            var directory = stat()
+            guard stat(parent.isEmpty ? "." : parent, &directory) == 0 else { return false }
+            let shared = directory.st_mode & (S_ISVTX | S_IWOTH) == (S_ISVTX | S_IWOTH)
+            if shared, link.st_uid != geteuid(), link.st_uid != directory.st_uid { return false }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
+            let count = readlink(current, &buffer, buffer.count)
+            guard count > 0 else { return false }
+            let target = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            current = target.hasPrefix("/") ? target : parent + target
+        }
+        return false
+    }
 }

@@ -63,4 +63,34 @@ import Testing
         #expect(lstat(out, &info) == 0 && info.st_uid == 65534 && info.st_gid == 65534, "owner \(info.st_uid):\(info.st_gid)")
         #expect(info.st_mode & 0o7777 == 0o640)
     }
+
+    /// A symlink another user planted in a sticky world-writable directory is not followed, as Linux's
+    /// `fs.protected_symlinks` refuses it (curl's `open` gets EACCES there): replacing the link's target by rename
+    /// would otherwise let the planter aim root's download at any file. Exit 23, the target untouched; the running
+    /// user's own link there is followed.
+    @Test(.enabled(if: asRoot || inCI, "needs root to plant a link of another user"))
+    func aSymlinkPlantedInAStickyDirectoryIsNotFollowed() throws {
+        try #require(Self.asRoot, "needs root (uid 0) to plant a link of uid 65534")
+        let scratch = try TemporaryDirectory()
+        chmod(scratch.path, 0o755)
+        let shared = scratch.path + "/shared"
+        mkdir(shared, 0o755)
+        chmod(shared, 0o1777)
+        let victim = scratch.path + "/victim.conf"
+        try "precious\n".write(toFile: victim, atomically: false, encoding: .utf8)
+        let planted = shared + "/out.txt"
+        symlink(victim, planted)
+        lchown(planted, 65534, 65534)
+        let refused = try ipcurl(pinned + ["-sS", "-o", planted, lab.https("a.test", "/files/text.txt")])
+        #expect(refused.status == 23, "\(refused.stderr)")
+        #expect(refused.stderr.contains("out.txt") && refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious\n")
+        var info = stat()
+        #expect(lstat(planted, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK)
+
+        lchown(planted, 0, 0)
+        let own = try ipcurl(pinned + ["-sS", "-o", planted, lab.https("a.test", "/files/text.txt")])
+        #expect(own.status == 0, "\(own.stderr)")
+        #expect(FileManager.default.contentsEqual(atPath: victim, andPath: try text))
+    }
 }
