@@ -26,10 +26,10 @@ final class HeldBodyServer: @unchecked Sendable {
                 guard count > 0 else { return }
                 request.append(contentsOf: chunk[0..<count])
             }
-            Self.send(Data(head.utf8) + body.prefix(heldAfter), to: client)
+            writeAll(Data(head.utf8) + body.prefix(heldAfter), to: client)
             holding.signal()
             _ = released.wait(timeout: .now() + 60)
-            Self.send(body.dropFirst(heldAfter), to: client)
+            writeAll(body.dropFirst(heldAfter), to: client)
         }.start()
     }
 
@@ -38,17 +38,6 @@ final class HeldBodyServer: @unchecked Sendable {
 
     /// Sends the rest of the body and closes the connection.
     func release() { released.signal() }
-
-    private static func send(_ data: Data, to client: Int32) {
-        data.withUnsafeBytes { bytes in
-            var sent = 0
-            while sent < bytes.count {
-                let count = write(client, bytes.baseAddress! + sent, bytes.count - sent)
-                if count <= 0 { return }
-                sent += count
-            }
-        }
-    }
 
     deinit {
         released.signal()

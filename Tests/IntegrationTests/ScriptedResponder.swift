@@ -24,14 +24,7 @@ final class ScriptedResponder: @unchecked Sendable {
         while case let client = accept(listener, nil, nil), client >= 0 {
             var head: [UInt8] = [], byte: UInt8 = 0
             while !head.suffix(4).elementsEqual([13, 10, 13, 10]), read(client, &byte, 1) == 1 { head.append(byte) }
-            response.withUnsafeBytes { bytes in
-                var offset = 0
-                while offset < bytes.count {
-                    let written = write(client, bytes.baseAddress! + offset, bytes.count - offset)
-                    if written <= 0 { break }
-                    offset += written
-                }
-            }
+            writeAll(response, to: client)
             close(client)
         }
     }

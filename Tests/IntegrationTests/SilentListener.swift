@@ -35,3 +35,15 @@ func listeningSocket(address: String, port: Int = 0, backlog: Int32, reuseAddres
     }
     return (descriptor, Int(UInt16(bigEndian: addr.sin_port)))
 }
+
+/// Writes all of `bytes` to `client`, stopping early only when the peer is gone.
+func writeAll<Bytes: ContiguousBytes>(_ bytes: Bytes, to client: Int32) {
+    bytes.withUnsafeBytes { buffer in
+        var sent = 0
+        while sent < buffer.count {
+            let count = write(client, buffer.baseAddress! + sent, buffer.count - sent)
+            if count <= 0 { return }
+            sent += count
+        }
+    }
+}

@@ -92,19 +92,9 @@ enum TAPReport {
     /// A YAML double-quoted scalar: `"` and `\` escaped, line feed, carriage return and TAB as `\n \r \t`, every
     /// other control (C0, DEL, C1) as `\xHH`, which YAML 1.2 and YAMLish both read back as that character.
     static func yaml(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
-                out += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-            default: out.unicodeScalars.append(scalar)
-            }
+        JSONString.backslashQuoted(text) { value in
+            guard value < 0x20 || (0x7F...0x9F).contains(value) else { return nil }
+            return "\\x" + (value < 0x10 ? "0" : "") + String(value, radix: 16)
         }
-        return out + "\""
     }
 }
