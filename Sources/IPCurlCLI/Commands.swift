@@ -64,7 +64,7 @@ public enum Commands {
                                                   _ diagnostics: Diagnostics) throws(Completion) -> Command {
         var command = Command()
         var parser = makeParser(Command.self, first: first) { path in
-            try DefaultConfig.read(path, ownedByUser: path == defaultConfig)
+            try ConfigFileReader.read(path, mustBeUsersOwn: path == defaultConfig)
         }
         parser.warn = { diagnostics.warning($0) }
         do {
@@ -138,26 +138,8 @@ public enum Commands {
 /// The config file a fetch reads first, as curl reads `.curlrc`: `ipcurl/config` under `$XDG_CONFIG_HOME`, or under
 /// `~/.config` when that is unset or empty, else `~/.ipcurlrc`; skipped when the first argument is `--disable` or
 /// starts with `-q`. It may name a resolver command, so, as ssh reads `~/.ssh/config`, it is read only when it is
-/// the user's own (``LocalFiles/ownershipProblem(_:)``).
+/// the user's own (``ConfigFileReader/read(_:mustBeUsersOwn:)``).
 enum DefaultConfig {
-    /// Reads a `-K` file (`-` is stdin) as text, at most one byte past ``ConfigFile/Limits/standard`` (the parser
-    /// refuses a larger file); with `ownedByUser`, a file owned by another user or writable by others is a usage
-    /// error. A file that cannot be read is exit 26, as in curl.
-    static func read(_ path: String, ownedByUser: Bool) throws(CurlError) -> String {
-        var refusal: CurlError?
-        do throws(CurlError) {
-            let bytes = try LocalFiles.read(path, atMost: ConfigFile.Limits.standard.bytes + 1) { info throws(CurlError) in
-                guard ownedByUser, let problem = LocalFiles.ownershipProblem(info) else { return }
-                let error = CurlError.usage("\(path): \(problem): not read, since it could name a program to run")
-                refusal = error
-                throw error
-            }
-            return String(decoding: bytes, as: UTF8.self)
-        } catch {
-            throw refusal ?? CurlError.readError.with(message: "cannot read config from '\(path)'")
-        }
-    }
-
     static func path() -> String? {
         func variable(_ name: String) -> String? { getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } }
         let home = variable("HOME")
@@ -167,5 +149,27 @@ enum DefaultConfig {
         }
         if let home { candidates.append(home + "/.ipcurlrc") }
         return candidates.first { access($0, R_OK) == 0 }
+    }
+}
+
+/// How `-K` files reach the parser: read no further than one byte past ``ConfigFile/Limits/standard`` (the parser
+/// refuses a larger file), and checked for ownership where asked.
+enum ConfigFileReader {
+    /// Reads a `-K` file (`-` is stdin) as text; with `mustBeUsersOwn`, a file owned by another user or writable by
+    /// others is a usage error (``LocalFiles/ownershipProblem(_:)``, judged on the opened file). A file that
+    /// cannot be read is exit 26, as in curl.
+    static func read(_ path: String, mustBeUsersOwn: Bool) throws(CurlError) -> String {
+        var refusal: CurlError?
+        do throws(CurlError) {
+            let bytes = try LocalFiles.read(path, atMost: ConfigFile.Limits.standard.bytes + 1) { info throws(CurlError) in
+                guard mustBeUsersOwn, let problem = LocalFiles.ownershipProblem(info) else { return }
+                let error = CurlError.usage("\(path): \(problem): not read, since it could name a program to run")
+                refusal = error
+                throw error
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        } catch {
+            throw refusal ?? CurlError.readError.with(message: "cannot read config from '\(path)'")
+        }
     }
 }

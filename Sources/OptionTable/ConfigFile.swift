@@ -20,7 +20,9 @@ public enum ConfigFile {
     /// The most a config file and each of its lines may hold, in bytes; a file or a line beyond them is an error,
     /// and a reader need read no more than one byte past ``bytes``.
     public struct Limits: Sendable, Equatable {
+        /// The most bytes of a file.
         public let bytes: Int
+        /// The most bytes of a line, its line end (LF) not counted.
         public let lineBytes: Int
 
         /// 16 MiB a file, 1 MiB a line: far beyond any config a person writes, far below what would strain memory.

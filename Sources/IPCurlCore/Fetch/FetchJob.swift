@@ -61,7 +61,7 @@ public struct FetchJob: Sendable {
 
     public init(operations: [Operation]) { self.operations = operations }
 
-    /// The transfers of `slots` in order, each glob parsed now and expanded one URL at a time as the run asks
+    /// The transfers of `slots` in order, each glob parsed here and expanded one URL at a time as the run asks
     /// (`-g` keeps a slot as it is); a pattern that does not parse is told to its operation's diagnostics and
     /// returned. A slot with a globbed `-T` pattern runs every URL of its pattern for the first file, then for the
     /// next, as curl does.
