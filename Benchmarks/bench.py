@@ -2,6 +2,7 @@
 """make bench: ipcurl against curl on the lab (loopback only), written to BENCHMARKS.md.
 
 Usage: bench.py IPCURL FLOOR_DIR OUTPUT.md   (the lab's variables in the environment: `lab.sh env`)
+       bench.py IPCURL FLOOR_DIR OUTPUT.md --only large-inputs   (that section alone, printed, no file written)
 
 Every time is a paired ratio: the ipcurl command and the curl command run back to back (the order alternating from
 pair to pair), and the row reports the median of the per-pair ratios, so drift of the machine during the run cancels
@@ -22,6 +23,7 @@ import time
 from dataclasses import dataclass, field
 
 IPCURL, FLOORS, OUTPUT = sys.argv[1], sys.argv[2], sys.argv[3]
+ONLY = sys.argv[5] if len(sys.argv) > 5 and sys.argv[4] == "--only" else None
 PAIRS = max(15, int(os.environ.get("PAIRS", "31")))
 BIG_PAIRS = max(15, int(os.environ.get("BIG_PAIRS", "15")))
 LAB = {k: v for k, v in os.environ.items() if k.startswith("LAB_")}
@@ -192,6 +194,59 @@ def blackhole():
     return listener, f"https://127.0.0.4:{listener.getsockname()[1]}/dns-query"
 
 
+def stopped_glob_rss(argv, transfers):
+    """Runs argv (whose -w prints a line per transfer), reads `transfers` lines, then reads the process's peak
+    resident set (VmHWM, KiB) and ends it: the memory a run holds once it is under way, whatever the glob's size."""
+    process = subprocess.Popen(argv, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(transfers):
+            if not process.stdout.readline():
+                raise SystemExit(f"bench: {argv[0]} ended before {transfers} transfers")
+        with open(f"/proc/{process.pid}/status") as status:
+            return next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+    finally:
+        process.kill()
+        process.wait()
+
+
+def median_seconds(argv, runs=5):
+    """The median wall time of `runs` runs of argv (it must exit 0)."""
+    return statistics.median(spawn(argv) for _ in range(runs))
+
+
+GLOB_URLS, GLOB_STOP, CONFIG_LINES = 20, 1000, 100_000
+
+
+def large_inputs():
+    """(figure, ipcurl, curl, note) rows: the peak RSS of a glob of 20 x [1-100000] stopped after GLOB_STOP
+    transfers, and the time to read a config file of CONFIG_LINES lines (parsing alone, with --version after it)."""
+    rows = []
+    urls = [f"https://a.test:{PORT}/files/empty.txt?u={n}&n=[1-100000]" for n in range(GLOB_URLS)]
+    glob = ["-s", *LAB_CA, "--resolve", PIN, "-o", "/dev/null", "-w", "%{urlnum}\n", *urls]
+    ours, theirs = stopped_glob_rss([IPCURL, *glob], GLOB_STOP), stopped_glob_rss(["curl", *glob], GLOB_STOP)
+    rows.append((f"peak RSS, {GLOB_URLS} URLs of [1-100000] (2,000,000 transfers) stopped after {GLOB_STOP}",
+                 f"{ours / 1024:.1f} MiB", f"{theirs / 1024:.1f} MiB", "globs are expanded one URL at a time"))
+    for kind, line in (("header", 'header = "X-Bench-{}: v"'), ("resolve", 'resolve = "h{}.test:443:127.0.0.1"')):
+        path = os.path.join(SCRATCH, f"{kind}.conf")
+        with open(path, "w") as file:
+            file.writelines(line.format(n) + "\n" for n in range(CONFIG_LINES))
+        ours = median_seconds([IPCURL, "-q", "-K", path, "--version"])
+        theirs = median_seconds(["curl", "-q", "-K", path, "--version"])
+        rows.append((f"reading a -K file of {CONFIG_LINES:,} `{kind}` lines (`-q -K FILE --version`)",
+                     f"{ours * 1000:.0f} ms", f"{theirs * 1000:.0f} ms", "parsing alone: no request"))
+    return rows
+
+
+def large_inputs_lines(rows):
+    lines = ["## Large inputs", "",
+             "Local input far beyond what a person writes, each side once in the same way (median of 5 for times). "
+             "The glob row reads the first transfers' `-w` lines and then the process's `VmHWM`, so it shows what a "
+             "run holds once under way, not how long two million transfers take.", "",
+             "| figure | ipcurl | curl | note |", "|---|---|---|---|"]
+    lines += [f"| {figure} | {ours} | {theirs} | {note} |" for figure, ours, theirs, note in rows]
+    return lines + [""]
+
+
 def machine():
     cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")),
                platform.processor())
@@ -279,7 +334,7 @@ def main():
     rows.append(measure("256 MiB upload (-T)", "PUT to the lab's echo API",
                         [IPCURL, *quiet, *LAB_CA, "--resolve", PIN, "-T", upload, api],
                         ["curl", *quiet, *LAB_CA, "--resolve", PIN, "-T", upload, api], pairs=BIG_PAIRS, grind=False))
-    write(rows, NAMESPACED, [redirect_hops_goal()])
+    write(rows, NAMESPACED, large_inputs(), [redirect_hops_goal()])
 
 
 def find(rows, name):
@@ -370,7 +425,7 @@ REASONS = {
 }
 
 
-def write(rows, namespaced, extra_goals=()):
+def write(rows, namespaced, inputs, extra_goals=()):
     lines = ["# Benchmarks", "",
              "Written by `make bench` (`Benchmarks/bench.py`) against the lab on loopback; edit the script, not this "
              "file.", "",
@@ -409,6 +464,7 @@ def write(rows, namespaced, extra_goals=()):
     lines += ["", "Instruction counts are left out (—) where callgrind would take minutes (256 MiB), where the "
               "compared command is a shell pipeline (check), for the vendor rows (their curl side is a different "
               "protocol) and for the hedged row's blackholed server, whose wait is time, not instructions.", ""]
+    lines += large_inputs_lines(inputs)
     with open(OUTPUT, "w") as file:
         file.write("\n".join(lines))
     print(f"bench: wrote {OUTPUT}")
@@ -417,6 +473,11 @@ def write(rows, namespaced, extra_goals=()):
 NAMESPACED = os.environ.get("BENCH_NAMESPACED") == "1"
 if __name__ == "__main__":  # imported, a single figure function can be run on its own
     try:
+        if ONLY is not None:
+            if ONLY != "large-inputs":
+                raise SystemExit(f"bench: no section {ONLY!r} (large-inputs)")
+            print("\n".join(large_inputs_lines(large_inputs())))
+            sys.exit(0)
         made = None if NAMESPACED else private_store()
         if made:
             # The same script again inside a private mount namespace with the store and hosts file mounted over the

@@ -47,7 +47,7 @@ public enum Commands {
         let command: Command
         do throws(Completion) {
             command = try parse(prefix + arguments, skipping: prefix.count, argvIndex: argvIndex, first: arguments.first,
-                                diagnostics)
+                                defaultConfig: prefix.last, diagnostics)
         } catch {
             return error
         }
@@ -60,14 +60,14 @@ public enum Commands {
     }
 
     /// Parses `arguments` into a `Command`. Secret values are blanked in argv afterwards (`skipping` arguments were
-    /// added before the real ones, the first of which is argv's `argvIndex`).
+    /// added before the real ones, the first of which is argv's `argvIndex`; `defaultConfig` is read only if it is
+    /// the user's own).
     private static func parse<Command: Subcommand>(_ arguments: [String], skipping: Int, argvIndex: Int, first: String?,
+                                                  defaultConfig: String?,
                                                   _ diagnostics: Diagnostics) throws(Completion) -> Command {
         var command = Command()
         var parser = makeParser(Command.self, first: first) { path in
-            do throws(CurlError) { return String(decoding: try LocalFiles.read(path), as: UTF8.self) } catch {
-                throw CurlError.readError.with(message: "cannot read config from '\(path)'")
-            }
+            try ConfigFileReader.read(path, mustBeUsersOwn: path == defaultConfig)
         }
         parser.warn = { diagnostics.warning($0) }
         do {
@@ -142,7 +142,8 @@ public enum Commands {
 
 /// The config file a fetch reads first, as curl reads `.curlrc`: `ipcurl/config` under `$XDG_CONFIG_HOME`, or under
 /// `~/.config` when that is unset or empty, else `~/.ipcurlrc`; skipped when the first argument is `--disable` or
-/// starts with `-q`.
+/// starts with `-q`. It may name a resolver command, so, as ssh reads `~/.ssh/config`, it is read only when it is
+/// the user's own (``ConfigFileReader/read(_:mustBeUsersOwn:)``).
 enum DefaultConfig {
     static func path() -> String? {
         func variable(_ name: String) -> String? { getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } }
@@ -153,5 +154,27 @@ enum DefaultConfig {
         }
         if let home { candidates.append(home + "/.ipcurlrc") }
         return candidates.first { access($0, R_OK) == 0 }
+    }
+}
+
+/// How `-K` files reach the parser: read no further than one byte past ``ConfigFile/Limits/standard`` (the parser
+/// refuses a larger file), and checked for ownership where asked.
+enum ConfigFileReader {
+    /// Reads a `-K` file (`-` is stdin) as text; with `mustBeUsersOwn`, a file owned by another user or writable by
+    /// others is a usage error (``LocalFiles/ownershipProblem(_:)``, judged on the opened file). A file that
+    /// cannot be read is exit 26, as in curl.
+    static func read(_ path: String, mustBeUsersOwn: Bool) throws(CurlError) -> String {
+        var refusal: CurlError?
+        do throws(CurlError) {
+            let bytes = try LocalFiles.read(path, atMost: ConfigFile.Limits.standard.bytes + 1) { info throws(CurlError) in
+                guard mustBeUsersOwn, let problem = LocalFiles.ownershipProblem(info) else { return }
+                let error = CurlError.usage("\(path): \(problem): not read, since it could name a program to run")
+                refusal = error
+                throw error
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        } catch {
+            throw refusal ?? CurlError.readError.with(message: "cannot read config from '\(path)'")
+        }
     }
 }

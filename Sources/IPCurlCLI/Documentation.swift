@@ -10,6 +10,9 @@ public enum Documentation {
     /// The exit-code table (``ExitCodes/table``): code, curl's name without `CURLE_`, meaning.
     public static var exitCodes: [ExitCodeRow] { ExitCodes.table }
 
+    /// The `resolver:` keys a targets file may not say, each with what its option does (``CheckTargetsFile``).
+    public static var targetsFileRefusals: [(key: String, reason: String)] { CheckTargetsFile.refusedKeys }
+
     /// `ipcurl.1`.
     public static func manPage() -> String {
         ManPage(program: "ipcurl", tagline: "HTTPS IP-direct client: resolve through HTTPDNS or DoH, connect to the IP, keep SNI, Host and verification on the name",
@@ -23,7 +26,7 @@ public enum Documentation {
                     ("Exit status", ExitCodes.table.map { ($0.code, "\($0.name): \($0.summary)") }),
                     ("Environment", [
                         ("IPCURL_DNS", "The resolver when no resolver option is given, e.g. aliyun:ACCOUNT or doh:URL."),
-                        ("IPCURL_CACHE_DIR, XDG_CACHE_HOME, HOME", "Where answers are cached: $IPCURL_CACHE_DIR, else $XDG_CACHE_HOME/ipcurl, else ~/.cache/ipcurl."),
+                        ("IPCURL_CACHE_DIR, XDG_CACHE_HOME, HOME", "Where answers are cached: $IPCURL_CACHE_DIR (an absolute path; a relative one is a usage error), else $XDG_CACHE_HOME/ipcurl, else ~/.cache/ipcurl."),
                         ("XDG_CONFIG_HOME, HOME", "The default config file: $XDG_CONFIG_HOME/ipcurl/config, or ~/.config/ipcurl/config when XDG_CONFIG_HOME is unset or empty; else ~/.ipcurlrc."),
                         ("IPCURL_HTTPDNS_SECRET, IPCURL_DNSPOD_KEY, IPCURL_DNSPOD_TOKEN, IPCURL_PASS", "Secrets, when their file options are not given."),
                         ("CURL_CA_BUNDLE, SSL_CERT_DIR, SSL_CERT_FILE", "Trust, as curl reads them, when no trust option is given."),
@@ -31,7 +34,7 @@ public enum Documentation {
                         ("NO_COLOR", "No colour in check's text report."),
                     ]),
                     ("Files", [
-                        ("$XDG_CONFIG_HOME/ipcurl/config (~/.config/ipcurl/config), ~/.ipcurlrc", "Options read before a fetch's command line: the first that can be read."),
+                        ("$XDG_CONFIG_HOME/ipcurl/config (~/.config/ipcurl/config), ~/.ipcurlrc", "Options read before a fetch's command line: the first that can be read. It must be owned by the user or root and writable by nobody else (else exit 2), as ssh wants ~/.ssh/config."),
                         ("$IPCURL_CACHE_DIR, $XDG_CACHE_HOME/ipcurl, ~/.cache/ipcurl", "The HTTPDNS answer cache (ipcurl cache list|clear)."),
                     ]),
                     ("See also", [("", "curl(1)")]),

@@ -27,22 +27,54 @@ public enum LocalFiles {
     }
 
     /// Reads a whole file, or stdin for `-`; throws exit 26 as curl does when it cannot.
-    public static func read(_ path: String) throws(CurlError) -> [UInt8] {
+    public static func read(_ path: String) throws(CurlError) -> [UInt8] { try read(path, atMost: .max) }
+
+    /// Reads a file, or stdin for `-`, but no more than `limit` bytes: a larger file, a FIFO that never ends or
+    /// `/dev/zero` is read that far and no further, so a caller that allows `n` bytes asks for `n + 1` to tell.
+    /// `check` sees the opened file's status before anything is read and may refuse it (``ownershipProblem(_:)``).
+    /// Throws exit 26 as curl does when the file cannot be opened or read.
+    public static func read(_ path: String, atMost limit: Int,
+                            checking check: (stat) throws(CurlError) -> Void = { _ in }) throws(CurlError) -> [UInt8] {
         let descriptor = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw CurlError.readError.with(message: "Failed to open \(path): \(String(cString: strerror(errno)))")
         }
         defer { if descriptor != 0 { close(descriptor) } }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            throw CurlError.readError.with(message: "Failed to read \(path): \(String(cString: strerror(errno)))")
+        }
+        try check(info)
+        guard let bytes = readAll(descriptor, atMost: limit) else {
+            throw CurlError.readError.with(message: "Failed to read \(path): \(String(cString: strerror(errno)))")
+        }
+        return bytes
+    }
+
+    /// Reads `descriptor` to its end, or until `limit` bytes have come: the bytes, `nil` on a read error (`errno`
+    /// says which).
+    static func readAll(_ descriptor: Int32, atMost limit: Int) -> [UInt8]? {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, into: $0) }
-            if count == 0 { return bytes }
-            if count < 0 {
-                throw CurlError.readError.with(message: "Failed to read \(path): \(String(cString: strerror(errno)))")
-            }
+        while bytes.count < limit {
+            let wanted = min(chunk.count, limit - bytes.count)
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: $0[..<wanted])) }
+            if count == 0 { break }
+            guard count > 0 else { return nil }
             bytes += chunk[0..<count]
         }
+        return bytes
+    }
+
+    /// Why a file with status `info` is not this user's own, as ssh judges `~/.ssh/config`: it is owned by
+    /// someone other than the effective user and root, or its group or others may write it; `nil` when it is.
+    public static func ownershipProblem(_ info: stat) -> String? {
+        let user = geteuid()
+        if info.st_uid != user && info.st_uid != 0 { return "owned by uid \(info.st_uid), not by uid \(user) or root" }
+        if info.st_mode & (S_IWGRP | S_IWOTH) != 0 {
+            return "writable by its group or others (mode \(String(info.st_mode & 0o7777, radix: 8)))"
+        }
+        return nil
     }
 
     /// One `read(2)` into `buffer`, repeated when a signal interrupts it: the byte count, 0 at the end, -1 on error.

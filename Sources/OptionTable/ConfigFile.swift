@@ -17,19 +17,46 @@ public enum ConfigFile {
         }
     }
 
-    /// The option lines of `text`; a quoted value without its closing quote is an error naming the line.
-    public static func entries(in text: String, path: String) throws(OptionError) -> [Entry] {
+    /// The most a config file and each of its lines may hold, in bytes; a file or a line beyond them is an error,
+    /// and a reader need read no more than one byte past ``bytes``.
+    public struct Limits: Sendable, Equatable {
+        /// The most bytes of a file.
+        public let bytes: Int
+        /// The most bytes of a line, its line end (LF) not counted.
+        public let lineBytes: Int
+
+        /// 16 MiB a file, 1 MiB a line: far beyond any config a person writes, far below what would strain memory.
+        public static let standard = Limits(bytes: 16 << 20, lineBytes: 1 << 20)
+
+        public init(bytes: Int, lineBytes: Int) {
+            (self.bytes, self.lineBytes) = (bytes, lineBytes)
+        }
+    }
+
+    /// The option lines of `text`; a quoted value without its closing quote, a text larger than `limits.bytes` and
+    /// a line longer than `limits.lineBytes` are errors naming the file (and the line).
+    public static func entries(in text: String, path: String, limits: Limits = .standard) throws(OptionError) -> [Entry] {
+        let shown = path == "-" ? "<stdin>" : path
+        guard text.utf8.count <= limits.bytes else {
+            throw OptionError("\(shown): larger than \(sizeText(limits.bytes)), the most a config file may hold")
+        }
         var entries: [Entry] = []
         var number = 0
         var rest = text.utf8[...]
         while !rest.isEmpty {
             number += 1
             let end = rest.firstIndex(of: 0x0A) ?? rest.endIndex
+            guard rest.distance(from: rest.startIndex, to: end) <= limits.lineBytes else {
+                throw OptionError("\(shown):\(number): a line longer than \(sizeText(limits.lineBytes)), the most a config line may hold")
+            }
             if let entry = try entry(rest[..<end], path: path, line: number) { entries.append(entry) }
             rest = end == rest.endIndex ? rest[end...] : rest[rest.index(after: end)...]
         }
         return entries
     }
+
+    /// `16 MiB`, or `1000 bytes` for a size that is not a whole number of MiB.
+    private static func sizeText(_ bytes: Int) -> String { bytes > 0 && bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : "\(bytes) bytes" }
 
     private typealias Bytes = Substring.UTF8View.SubSequence
 

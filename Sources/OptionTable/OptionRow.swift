@@ -71,12 +71,15 @@ public struct OptionRow<Config>: Sendable {
     public let important: Bool
     /// The parts of the value that are a credential, blanked in the process's argv once read (`nil`: none).
     public let secret: SecretBytes?
+    /// What the option can do that only the operator may ask for (run a program, read a secret, change trust);
+    /// `nil` for an option any source may give (``ConfigurationTrust``).
+    public let power: OptionPower?
     /// Applies the option to the configuration; a thrown error stops the parse.
     public let apply: @Sendable (inout Config, OptionArgument) throws -> Void
 
     public init(_ long: String, _ short: Character? = nil, _ argument: ArgumentKind, _ valueName: String = "",
                 _ category: OptionCategory, _ help: String, repeatable: Bool = false, important: Bool = false,
-                secret: SecretBytes? = nil,
+                secret: SecretBytes? = nil, power: OptionPower? = nil,
                 apply: @escaping @Sendable (inout Config, OptionArgument) throws -> Void) {
         self.long = long
         self.short = short
@@ -87,6 +90,7 @@ public struct OptionRow<Config>: Sendable {
         self.category = category
         self.important = important
         self.secret = secret
+        self.power = power
         self.apply = apply
     }
 
@@ -108,7 +112,7 @@ extension OptionRow {
                               after: (@Sendable (inout Outer, OptionArgument) -> Void)? = nil) -> OptionRow<Outer> {
         let apply = self.apply
         return OptionRow<Outer>(long, short, argument, valueName, category, help, repeatable: repeatable,
-                                important: important, secret: secret) { outer, argument in
+                                important: important, secret: secret, power: power) { outer, argument in
             try part(&outer) { try apply(&$0, argument) }
             after?(&outer, argument)
         }

@@ -301,6 +301,10 @@ import Testing
         #expect(AnswerCache.defaultDirectory(cacheDir: nil, xdgCacheHome: nil, home: nil) == nil)
         #expect(AnswerCache.location(cacheDir: nil, xdgCacheHome: nil, home: root) == .directory(root + "/.cache/ipcurl"))
         #expect(AnswerCache.location(cacheDir: nil, xdgCacheHome: nil, home: "") == .off("none of IPCURL_CACHE_DIR, XDG_CACHE_HOME and HOME is set"))
+        let relative = AnswerCache.location(cacheDir: "cache", xdgCacheHome: "/x", home: root)
+        #expect(relative == .refused("IPCURL_CACHE_DIR (cache) is not an absolute path: a relative cache directory would "
+                                     + "change with the working directory"))
+        #expect(relative.directory == nil && relative.note == nil, "refused: neither a cache nor a cache that is off")
     }
 
     @Test func aHomeThatIsNotAnExistingDirectoryNamesNoCache() throws {

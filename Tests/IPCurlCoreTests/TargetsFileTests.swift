@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-@testable import IPCurlCore
+@_spi(Fuzzing) @testable import IPCurlCore
 import Testing
 
 @Suite struct TargetsFileTests {
@@ -347,6 +347,40 @@ import Testing
             == #"t.yaml:1:25: "resolve" must be a single value, not a list"#)
         #expect(failure("resolver: {no_fallback: on}\ntargets: [{url: https://a.test/}]")
             == #"t.yaml:1:25: "no_fallback" must be true or false ("on" is ambiguous in YAML)"#)
+    }
+
+    @Test func refusedKeysAreErrorsThatSayWhatTheOptionDoes() {
+        let options: [String: ResolverOptionKind] = ["doh": .value, "resolver-cmd": .refused("runs a program")]
+        let refused = "resolver:\n  doh: https://dns.test/dns-query\n  resolver_cmd: /bin/sh\ntargets: [{url: https://a.test/}]"
+        #expect(TargetsFileTests.failure(refused, options) == #"t.yaml:3:3: "resolver_cmd" runs a program: a targets file may not set it "#
+            + "(give --resolver-cmd on the command line)")
+        #expect(TargetsFileTests.failure("resolver: {dot: x}\ntargets: [{url: https://a.test/}]", options)
+            == #"t.yaml:1:12: unknown key "dot" in resolver (expected one of: doh)"#, "a refused key is not offered")
+    }
+
+    @Test func aFileLargerThanItsCapIsRefusedWithoutAPosition() throws {
+        let text = "targets: [{url: https://a.test/}]\n"
+        #expect(try TargetsFile.decode(Array(text.utf8), path: "t.yaml", resolverOptions: [:], maximumBytes: text.utf8.count)
+            .targets.count == 1)
+        let error = #expect(throws: TargetsFileError.self) {
+            try TargetsFile.decode(Array(text.utf8), path: "t.yaml", resolverOptions: [:], maximumBytes: text.utf8.count - 1)
+        }
+        #expect(error?.description == "t.yaml: larger than 33 bytes, the most a targets file may hold")
+        #expect(TargetsFile.maximumBytes == 16 << 20)
+        let path = temporaryFile(Array(text.utf8) + [UInt8](repeating: 0x20, count: TargetsFile.maximumBytes))
+        defer { unlink(path) }
+        let large = #expect(throws: TargetsFileError.self) { try TargetsFile.load(path: path, resolverOptions: [:]) }
+        #expect(large?.description == "\(path): larger than 16 MiB, the most a targets file may hold")
+    }
+
+    /// The error `text` gives with `options` as the resolver keys; `nil` when it parses.
+    private static func failure(_ text: String, _ options: [String: ResolverOptionKind]) -> String? {
+        do {
+            _ = try TargetsFile.parse(text, path: "t.yaml", resolverOptions: options)
+            return nil
+        } catch {
+            return error.description
+        }
     }
 
     @Test func labelsKeepFileOrderAndMetricNames() throws {

@@ -28,6 +28,29 @@ import Testing
         #expect(throws: CurlError.malformedURL) { try URLGlob(pattern) }
     }
 
+    @Test func rangesMakeEachValueWhenAsked() throws {
+        let glob = try URLGlob("https://h/[1-10000]/[0098-0102:2]/[a-z:12]")
+        #expect(glob.count == 10_000 * 3 * 3)
+        #expect(glob.url(0).url == "https://h/1/0098/a")
+        #expect(glob.url(1).url == "https://h/1/0098/m" && glob.url(2).url == "https://h/1/0098/y")
+        #expect(glob.url(5).url == "https://h/1/0100/y")
+        let last = glob.url(glob.count - 1)
+        #expect(last.url == "https://h/10000/0102/y" && last.values == ["10000", "0102", "y"])
+    }
+
+    @Test func aPlanCountsItsTransfersAndMakesThemInOrderWhenAsked() throws {
+        let job = FetchJob(operations: [FetchJob.Operation(diagnostics: Diagnostics(program: "test"), session: .failure(.usage("")))])
+        let slots = (1...20).map { URLSlot(url: "https://h/\($0)/[1-100000]", output: "o#1", remoteName: false, operation: 0, globoff: false) }
+        let plan = try job.plan(slots).get()
+        #expect(plan.count == 2_000_000)
+        var transfers = plan.makeIterator()
+        let first = transfers.next()
+        #expect(first?.url == "https://h/1/1" && first?.output == "o1" && first?.urlNumber == 0)
+        #expect(transfers.next()?.url == "https://h/1/2")
+        let bad = URLSlot(url: "https://h/[1-", output: nil, remoteName: false, operation: 0, globoff: false)
+        #expect(throws: CurlError.malformedURL) { try job.plan(slots + [bad]).get() }
+    }
+
     @Test func outputNamesTakeTheValuesOfTheirPatterns() throws {
         let glob = try URLGlob("https://h/{a,b}/[1-2]")
         let (_, values) = glob.url(3)

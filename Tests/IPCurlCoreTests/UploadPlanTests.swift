@@ -28,7 +28,7 @@ import Testing
         let slots = [URLSlot(url: "https://h/[1-2]/", output: nil, remoteName: false, operation: 0, globoff: false, upload: "{a,b}.txt"),
                      URLSlot(url: "https://h/{x}", output: nil, remoteName: false, operation: 0, globoff: false),
                      URLSlot(url: "https://h/[1]/", output: nil, remoteName: false, operation: 0, globoff: true, upload: "{a}")]
-        let planned = try job.plan(slots).get()
+        let planned = Array(try job.plan(slots).get())
         #expect(planned.map(\.url) == ["https://h/1/", "https://h/2/", "https://h/1/", "https://h/2/", "https://h/x", "https://h/[1]/"])
         #expect(planned.map(\.upload) == ["a.txt", "a.txt", "b.txt", "b.txt", nil, "{a}"])
         #expect(planned.map(\.urlNumber) == [0, 0, 0, 0, 1, 2])

@@ -196,4 +196,14 @@ private func failure(_ arguments: [String], files: [String: String] = [:]) -> St
         #expect(warnings == ["<stdin>:1: option --header: the value ends at white space; quote it to keep the rest of the line",
                              "<stdin>:2: option -d: the value ends at white space; quote it to keep the rest of the line"])
     }
+
+    @Test func sharedConfigurationMayGiveNoOptionWithAPower() {
+        let powerful = OptionRow<Line>("run", nil, .string, "cmd", category, "Run", power: .runsProgram) { _, _ in }
+        let lifted = powerful.lifted { (outer: inout [Line], body) in try body(&outer[0]) }
+        #expect(ConfigurationTrust.operator.permits(powerful) && ConfigurationTrust.operator.permits(rows[0]))
+        #expect(!ConfigurationTrust.shared.permits(powerful) && !ConfigurationTrust.shared.permits(lifted),
+                "a lifted row keeps its power")
+        #expect(ConfigurationTrust.shared.permits(rows[0]))
+        #expect(OptionPower.runsProgram.reason == "runs a program")
+    }
 }

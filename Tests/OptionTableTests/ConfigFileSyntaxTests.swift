@@ -60,4 +60,20 @@ import Testing
             #expect(throws: OptionError("cfg:2: unterminated quoted value")) { try entries(text) }
         }
     }
+
+    @Test func aFileOrALineBeyondTheLimitsIsAnErrorNamingIt() throws {
+        let limits = ConfigFile.Limits(bytes: 40, lineBytes: 10)
+        #expect(try ConfigFile.entries(in: "silent\n# ten bytes\n" + String(repeating: "#", count: 20), path: "cfg",
+                                       limits: ConfigFile.Limits(bytes: 40, lineBytes: 20)).map(\.name) == ["silent"])
+        #expect(throws: OptionError("cfg:2: a line longer than 10 bytes, the most a config line may hold")) {
+            try ConfigFile.entries(in: "silent\n# eleven by\r\n", path: "cfg", limits: limits)
+        }
+        #expect(throws: OptionError("<stdin>: larger than 40 bytes, the most a config file may hold")) {
+            try ConfigFile.entries(in: String(repeating: "s\n", count: 20) + "s", path: "-", limits: limits)
+        }
+        #expect(ConfigFile.Limits.standard == ConfigFile.Limits(bytes: 16 << 20, lineBytes: 1 << 20))
+        #expect(throws: OptionError("cfg: larger than 16 MiB, the most a config file may hold")) {
+            try ConfigFile.entries(in: String(repeating: "\n", count: (16 << 20) + 1), path: "cfg")
+        }
+    }
 }

@@ -41,6 +41,9 @@ public struct AnswerCache: Sendable {
         case directory(String)
         /// No cache, and why (`HOME (/nonexistent) does not exist`).
         case off(String)
+        /// A setting that must be corrected before anything runs, and why: a relative `IPCURL_CACHE_DIR` would
+        /// name a cache per working directory, where a cloned repository could plant answers.
+        case refused(String)
 
         /// The directory, or `nil` when the cache is off.
         public var directory: String? {
@@ -48,7 +51,7 @@ public struct AnswerCache: Sendable {
             return nil
         }
 
-        /// `cache off: REASON`, the line `-v` prints after `* HTTPDNS `; `nil` when there is a directory.
+        /// `cache off: REASON`, the line `-v` prints after `* HTTPDNS `; `nil` when there is a directory or a refusal.
         public var note: String? {
             if case .off(let reason) = self { return "cache off: " + reason }
             return nil
@@ -57,11 +60,17 @@ public struct AnswerCache: Sendable {
 
     /// `$IPCURL_CACHE_DIR`, else `$XDG_CACHE_HOME/ipcurl` (an absolute one), else `$HOME/.cache/ipcurl`.
     ///
-    /// The first two are used as given and created on first write. `HOME` only names a cache when it is an
-    /// absolute path to an existing directory: with `HOME=/nonexistent` (a service account's) nothing may be
-    /// created under it, so the cache is off and the result says why.
+    /// The first two are used as given and created on first write; a relative `IPCURL_CACHE_DIR` is refused.
+    /// `HOME` only names a cache when it is an absolute path to an existing directory: with `HOME=/nonexistent`
+    /// (a service account's) nothing may be created under it, so the cache is off and the result says why.
     public static func location(cacheDir: String?, xdgCacheHome: String?, home: String?) -> Location {
-        if let cacheDir, !cacheDir.isEmpty { return .directory(cacheDir) }
+        if let cacheDir, !cacheDir.isEmpty {
+            guard cacheDir.hasPrefix("/") else {
+                return .refused("IPCURL_CACHE_DIR (\(Printable.escaped(cacheDir))) is not an absolute path: a relative cache directory "
+                                + "would change with the working directory")
+            }
+            return .directory(cacheDir)
+        }
         if let xdgCacheHome, xdgCacheHome.hasPrefix("/") { return .directory(xdgCacheHome + "/ipcurl") }
         guard let home, !home.isEmpty else { return .off("none of IPCURL_CACHE_DIR, XDG_CACHE_HOME and HOME is set") }
         guard home.hasPrefix("/") else { return .off("HOME (\(home)) is not an absolute path") }

@@ -42,25 +42,24 @@ struct PolicyOptions: Sendable {
         },
     ]
 
-    /// Fills the policy part of `settings`.
-    func apply(to settings: inout ResolverSettings) {
+    /// Fills the policy part of `settings`; a cache location that must be corrected is a usage error.
+    func apply(to settings: inout ResolverSettings) throws(CurlError) {
         settings.dnsTimeoutMS = max(1, Int(dnsTimeout * 1000))
         settings.staleSeconds = dnsStale
         settings.fallback = !noFallback
         settings.families = ipv4 ? .v4Only : ipv6 ? .v6Only : .both
-        let location = noDNSCache ? nil : Self.cacheLocation()
+        let location = noDNSCache ? nil : try Self.cacheLocation()
         settings.cacheDirectory = location?.directory
         settings.cacheNote = location?.note
     }
 
     /// `$IPCURL_CACHE_DIR`, else `$XDG_CACHE_HOME/ipcurl`, else `~/.cache/ipcurl` when HOME is an existing
-    /// directory; otherwise why the cache is off.
-    static func cacheLocation() -> AnswerCache.Location {
+    /// directory; otherwise why the cache is off. A relative `IPCURL_CACHE_DIR` is a usage error (exit 2).
+    static func cacheLocation() throws(CurlError) -> AnswerCache.Location {
         func variable(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
-        return AnswerCache.location(cacheDir: variable("IPCURL_CACHE_DIR"), xdgCacheHome: variable("XDG_CACHE_HOME"),
-                                    home: variable("HOME"))
+        let location = AnswerCache.location(cacheDir: variable("IPCURL_CACHE_DIR"), xdgCacheHome: variable("XDG_CACHE_HOME"),
+                                            home: variable("HOME"))
+        if case .refused(let reason) = location { throw CurlError.usage(reason) }
+        return location
     }
-
-    /// ``cacheLocation()``'s directory; `nil` when the cache is off.
-    static func cacheDirectory() -> String? { cacheLocation().directory }
 }

@@ -42,16 +42,19 @@ struct ResolverOptions: Sendable {
             try checkServerURL(argument, schemes: ["https", "http"], named: "http(s)://")
         },
         OptionRow("resolver-cmd", nil, .string, "cmd", resolverCategory,
-                  "Run CMD HOST PORT (no shell) and read HOST:PORT:IP[,IP] lines from it") { _, _ in },
+                  "Run CMD HOST PORT (no shell) and read HOST:PORT:IP[,IP] lines from it", power: .runsProgram) { _, _ in },
     ] + VendorOptions.rows.map { $0.lifted({ try $1(&$0.vendor) }) } + PolicyOptions.rows.map { $0.lifted({ try $1(&$0.policy) }) } + [
         OptionRow("resolve", nil, .string, "host:port:addr[,addr]", resolverCategory,
                   "Use ADDR for HOST:PORT, as in curl; wins over HTTPDNS", repeatable: true) { $0.resolve.append($1.text) },
-        OptionRow("cacert", nil, .file, "file", tlsCategory, "Verify peers with this CA bundle (PEM)") { $0.cacert = $1.text },
+        OptionRow("cacert", nil, .file, "file", tlsCategory, "Verify peers with this CA bundle (PEM)",
+                  power: .changesTrust) { $0.cacert = $1.text },
         OptionRow("capath", nil, .file, "dir", tlsCategory,
-                  "Verify peers with the hashed CA certificates in DIR too (openssl rehash)") { $0.capath = $1.text },
+                  "Verify peers with the hashed CA certificates in DIR too (openssl rehash)", power: .changesTrust) {
+            $0.capath = $1.text
+        },
         OptionRow("insecure", "k", .boolean, "", tlsCategory,
                   "Skip certificate verification, for the request and the DoH query; never implied",
-                  important: true) { $0.insecure = $1.isOn },
+                  important: true, power: .skipsVerification) { $0.insecure = $1.isOn },
         OptionRow("connect-timeout", nil, .seconds, "seconds", connectionCategory,
                   "Maximum seconds allowed for each connection (0: no limit)") { $0.connectTimeout = try $1.seconds() },
         OptionRow("max-time", "m", .seconds, "seconds", connectionCategory,
@@ -114,7 +117,7 @@ struct ResolverOptions: Sendable {
             settings.provider = try ProviderChoice(environment: environment)
         }
         try vendor.apply(to: &settings)
-        policy.apply(to: &settings)
+        try policy.apply(to: &settings)
         for text in resolve {
             do { settings.staticEntries.append(try ResolveEntry(parsing: text)) } catch { throw CurlError(error) }
         }

@@ -21,7 +21,7 @@ struct TLSOptions: Sendable {
     static let rows: [OptionRow<TLSOptions>] = [
         OptionRow("cert", "E", .string, "certificate[:password]", category,
                   "Client certificate file (and its key's passphrase: prefer --pass); blanked from the process list",
-                  secret: .whole) { options, argument in
+                  secret: .whole, power: .readsSecret) { options, argument in
             let (file, password) = ClientCertificateArgument.parse(argument.text)
             options.tls.certificate = file
             if let password { options.passphrase = .inline(password) }
@@ -29,18 +29,20 @@ struct TLSOptions: Sendable {
         OptionRow("cert-type", nil, .string, "type", category, "Client certificate type: PEM, DER or P12") {
             $0.tls.certificateType = $1.text
         },
-        OptionRow("key", nil, .file, "key", category, "Private key file (default: the certificate file)") {
+        OptionRow("key", nil, .file, "key", category, "Private key file (default: the certificate file)", power: .readsSecret) {
             $0.tls.privateKey = $1.text
         },
         OptionRow("key-type", nil, .string, "type", category, "Private key type: PEM, DER or ENG") {
             $0.tls.privateKeyType = $1.text
         },
         OptionRow("pass", nil, .file, "file", category,
-                  "Read the private key's passphrase from FILE (else $IPCURL_PASS); never from the command line") {
+                  "Read the private key's passphrase from FILE (else $IPCURL_PASS); never from the command line",
+                  power: .readsSecret) {
             $0.passphrase = .file($1.text)
         },
         OptionRow("pinnedpubkey", nil, .string, "hashes|file", category,
-                  "The server's public key: sha256//BASE64[;sha256//...] or a PEM/DER key file (mismatch: exit 90)") {
+                  "The server's public key: sha256//BASE64[;sha256//...] or a PEM/DER key file (mismatch: exit 90)",
+                  power: .changesTrust) {
             $0.tls.pinnedPublicKey = $1.text
         },
     ] + TLSVersion.allCases.map { version in

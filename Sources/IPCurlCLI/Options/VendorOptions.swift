@@ -20,12 +20,14 @@ struct VendorOptions: Sendable {
         OptionRow("aliyun", nil, .string, "account", category,
                   "Resolve with Alibaba Cloud HTTPDNS for this account ID") { _, _ in },
         OptionRow("httpdns-secret-file", nil, .file, "file", category,
-                  "Sign Alibaba requests (sign_d) with the secret in FILE (or $IPCURL_HTTPDNS_SECRET)") { $0.secretFile = $1.text },
+                  "Sign Alibaba requests (sign_d) with the secret in FILE (or $IPCURL_HTTPDNS_SECRET)", power: .readsSecret) {
+            $0.secretFile = $1.text
+        },
         OptionRow("dnspod", nil, .boolean, "", category, "Resolve with Tencent DNSPod HTTPDNS") { _, _ in },
         OptionRow("dnspod-id", nil, .string, "id", category,
                   "DNSPod authorization ID: encrypt queries with the key from --dnspod-key-file") { _, _ in },
         OptionRow("dnspod-key-file", nil, .file, "file", category,
-                  "DNSPod encryption key in FILE (or $IPCURL_DNSPOD_KEY)") { $0.dnspodKeyFile = $1.text },
+                  "DNSPod encryption key in FILE (or $IPCURL_DNSPOD_KEY)", power: .readsSecret) { $0.dnspodKeyFile = $1.text },
         OptionRow("dnspod-alg", nil, .string, "aes|des", category, "DNSPod cipher: aes (default) or des") { options, argument in
             guard let algorithm = SymmetricCipher.Algorithm(rawValue: argument.text) else {
                 throw argument.problem("\(Printable.quoted(String(argument.text.prefix(40)))): expected aes or des")
@@ -33,10 +35,10 @@ struct VendorOptions: Sendable {
             options.dnspodAlgorithm = algorithm
         },
         OptionRow("dnspod-token-file", nil, .file, "file", category,
-                  "DNSPod HTTPS token in FILE (or $IPCURL_DNSPOD_TOKEN)") { $0.dnspodTokenFile = $1.text },
+                  "DNSPod HTTPS token in FILE (or $IPCURL_DNSPOD_TOKEN)", power: .readsSecret) { $0.dnspodTokenFile = $1.text },
         OptionRow("httpdns-server", nil, .string, "url", category,
                   "Vendor HTTPDNS server to ask instead of the documented ones; repeat to race more (hedged)",
-                  repeatable: true, secret: SecretArguments.url) { $0.servers.append($1.text) },
+                  repeatable: true, secret: SecretArguments.url, power: .choosesSecretRecipient) { $0.servers.append($1.text) },
         OptionRow("httpdns-client-ip", nil, .string, "ip", category,
                   "Ask vendor HTTPDNS to answer for this client IP (ECS)") { $0.clientIP = $1.text },
     ]

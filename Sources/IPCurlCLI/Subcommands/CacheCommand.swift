@@ -39,7 +39,9 @@ struct CacheCommand: Subcommand {
 
     func run(_ diagnostics: Diagnostics) -> Completion {
         guard let action else { return .refused(.usage("cache: give 'list' or 'clear' (see 'ipcurl help cache')")) }
-        guard let directory = PolicyOptions.cacheDirectory() else {
+        let location: AnswerCache.Location
+        do throws(CurlError) { location = try PolicyOptions.cacheLocation() } catch { return .refused(error) }
+        guard let directory = location.directory else {
             return .refused(.usage("no cache directory: set IPCURL_CACHE_DIR or HOME"))
         }
         let cache = AnswerCache(directory: directory)

@@ -108,9 +108,11 @@ struct CheckCommand: Subcommand {
 
     private func makePlan() throws(CurlError) -> CheckPlan {
         guard !urls.isEmpty || targets != nil else { throw CurlError.usage("no URL to check: give URLs or --targets FILE") }
-        let file = try targets.map { path throws(CurlError) in try CheckTargetsFile.load(path) }
+        // A targets file often comes from a repository or a pull request: it is not the operator's own.
+        let trust = ConfigurationTrust.shared
+        let file = try targets.map { path throws(CurlError) in try CheckTargetsFile.load(path, trust: trust) }
         let options = try file.map { file throws(CurlError) in
-            try CheckTargetsFile.resolverOptions(file, path: targets ?? "", then: resolverArguments)
+            try CheckTargetsFile.resolverOptions(file, path: targets ?? "", trust: trust, then: resolverArguments)
         } ?? resolver
         var expect = Expectation()
         expect.status = expectStatus

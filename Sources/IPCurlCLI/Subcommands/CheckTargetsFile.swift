@@ -5,36 +5,49 @@ import OptionTable
 
 /// The CLI side of `--targets FILE`: the file's `resolver:` keys are the resolver options' long names, applied
 /// through the same rows, and the command line's own resolver options are applied after them, so the command
-/// line adds to (and for single values overrides) the file. `insecure` is not accepted in a file: skipping
-/// verification takes `-k` on the command line.
+/// line adds to (and for single values overrides) the file. A targets file is ``ConfigurationTrust/shared``: the
+/// rows with a power (a resolver command, secret files, the vendor server, CA options, `insecure`) are refused in
+/// it and stay the command line's (and the environment's).
 enum CheckTargetsFile {
-    /// The resolver options a file's `resolver:` mapping may set, and whether each is a flag, takes one value or
-    /// may repeat: every resolver row but `insecure`, and `no-NAME` for the booleans.
-    static let resolverKeys: [String: ResolverOptionKind] = {
+    /// The resolver options a `resolver:` mapping of a file of `trust` names, and whether each is a flag, takes one
+    /// value, may repeat or is refused: every resolver row, and `no-NAME` for the booleans.
+    static func resolverKeys(trust: ConfigurationTrust) -> [String: ResolverOptionKind] {
         var keys: [String: ResolverOptionKind] = [:]
-        for row in ResolverOptions.rows where row.long != "insecure" {
+        for row in ResolverOptions.rows {
+            let kind: ResolverOptionKind
             switch row.argument {
-            case .boolean: (keys[row.long], keys["no-" + row.long]) = (.flag, .flag)
-            case .none, .optionalWord: keys[row.long] = .flag
-            default: keys[row.long] = row.repeatable ? .values : .value
+            case _ where !trust.permits(row): kind = .refused(row.power?.reason ?? "")
+            case .boolean, .none, .optionalWord: kind = .flag
+            default: kind = row.repeatable ? .values : .value
             }
+            keys[row.long] = kind
+            if row.argument == .boolean { keys["no-" + row.long] = kind }
         }
         return keys
-    }()
+    }
 
-    /// Reads `path`; any problem is a usage error (exit 2) reading `FILE:LINE:COL: what is wrong`.
-    static func load(_ path: String) throws(CurlError) -> TargetsFile {
-        do throws(TargetsFileError) { return try TargetsFile.load(path: path, resolverOptions: resolverKeys) } catch {
+    /// The keys a targets file may not say and why, in table order (for the documentation).
+    static var refusedKeys: [(key: String, reason: String)] {
+        ResolverOptions.rows.compactMap { row in
+            ConfigurationTrust.shared.permits(row) ? nil : (row.long, row.power?.reason ?? "")
+        }
+    }
+
+    /// Reads `path`, a file of `trust`; any problem is a usage error (exit 2) reading `FILE:LINE:COL: what is wrong`.
+    static func load(_ path: String, trust: ConfigurationTrust) throws(CurlError) -> TargetsFile {
+        do throws(TargetsFileError) {
+            return try TargetsFile.load(path: path, resolverOptions: resolverKeys(trust: trust))
+        } catch {
             throw CurlError.usage(error.description)
         }
     }
 
-    /// The resolver options of the file's `resolver:` section, then `commandLine`'s; a bad value in the file is
-    /// reported at its line and column.
-    static func resolverOptions(_ file: TargetsFile, path: String,
+    /// The resolver options of the `resolver:` section of a file of `trust` (parsed against the rows it permits
+    /// only), then `commandLine`'s; a bad value in the file is reported at its line and column.
+    static func resolverOptions(_ file: TargetsFile, path: String, trust: ConfigurationTrust,
                                 then commandLine: [(long: String, argument: OptionArgument)]) throws(CurlError) -> ResolverOptions {
         var options = ResolverOptions()
-        var parser = CommandLineParser(rows: ResolverOptions.rows) { _, value in
+        var parser = CommandLineParser(rows: ResolverOptions.rows.filter(trust.permits)) { _, value in
             throw OptionError("unexpected value \(Printable.quoted(String(value.prefix(40))))")
         }
         for entry in file.resolverArguments {

@@ -39,12 +39,12 @@ enum FetchCommand {
                         globoff: operation.globoff, upload: index < uploads.count && !uploads[index].isEmpty ? uploads[index] : nil)
             }
         }
-        let transfers: [PlannedTransfer]
+        let transfers: TransferPlan
         switch job.plan(slots) {
-        case .success(let planned): transfers = planned
+        case .success(let plan): transfers = plan
         case .failure(let error): return .reported(error)
         }
-        guard !transfers.isEmpty else { return .refused(.usage("no URL specified (see 'ipcurl --help')")) }
+        guard transfers.count > 0 else { return .refused(.usage("no URL specified (see 'ipcurl --help')")) }
         if let (path, asciiOnly) = line.trace {
             let descriptor = path == "-" ? 1 : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
             guard descriptor >= 0 else { return .refused(CurlError.writeError.with(message: "Failed to create/open output: \(path)")) }

@@ -61,48 +61,39 @@ public struct FetchJob: Sendable {
 
     public init(operations: [Operation]) { self.operations = operations }
 
-    /// The transfers of `slots` in order, each glob expanded (`-g` keeps a slot as it is); a pattern that does not
-    /// parse is told to its operation's diagnostics and returned. A slot with a globbed `-T` pattern runs every URL
-    /// of its pattern for the first file, then for the next, as curl does.
-    public func plan(_ slots: [URLSlot]) -> Result<[PlannedTransfer], CurlError> {
-        var planned: [PlannedTransfer] = []
+    /// The transfers of `slots` in order, each glob parsed here and expanded one URL at a time as the run asks
+    /// (`-g` keeps a slot as it is); a pattern that does not parse is told to its operation's diagnostics and
+    /// returned. A slot with a globbed `-T` pattern runs every URL of its pattern for the first file, then for the
+    /// next, as curl does.
+    public func plan(_ slots: [URLSlot]) -> Result<TransferPlan, CurlError> {
+        var entries: [TransferPlan.Entry] = []
         for (number, slot) in slots.enumerated() {
             let keptAsIs = slot.globoff || (URLGlob.isLiteral(slot.url) && slot.upload.map(URLGlob.isLiteral) ?? true)
             guard !keptAsIs else {
-                planned.append(PlannedTransfer(url: slot.url, output: slot.output, remoteName: slot.remoteName,
-                                               operation: slot.operation, urlNumber: number, upload: slot.upload))
+                entries.append(TransferPlan.Entry(slot: slot, number: number, urls: nil, uploads: nil))
                 continue
             }
-            let glob: URLGlob, uploads: URLGlob?
             do throws(CurlError) {
-                uploads = try slot.upload.map { upload throws(CurlError) in try URLGlob(upload) }
-                glob = try URLGlob(slot.url)
+                let uploads = try slot.upload.map { upload throws(CurlError) in try URLGlob(upload) }
+                entries.append(TransferPlan.Entry(slot: slot, number: number, urls: try URLGlob(slot.url), uploads: uploads))
             } catch {
                 operations[slot.operation].diagnostics.error(error)
                 return .failure(error)
             }
-            for file in 0..<(uploads?.count ?? 1) {
-                let upload = uploads?.url(file).url
-                for index in 0..<glob.count {
-                    let (expanded, values) = glob.url(index)
-                    planned.append(PlannedTransfer(url: expanded, output: slot.output.map { URLGlob.substitute(into: $0, values: values) },
-                                                   remoteName: slot.remoteName, operation: slot.operation, urlNumber: number,
-                                                   upload: upload))
-                }
-            }
         }
-        return .success(planned)
+        return .success(TransferPlan(entries))
     }
 
-    /// Runs `transfers`, building each one's request with `request`, and returns the failure that decides curl's
-    /// exit code for them (``FetchBatch``); every failure has been told by then. A request that cannot be built
-    /// (a `-T` file that cannot be read, two methods) ends the run with its error, as a transfer curl cannot set
-    /// up ends curl's.
-    public func run(_ transfers: [PlannedTransfer],
+    /// Runs the transfers of `plan`, each made when its turn comes and its request built with `request`, and
+    /// returns the failure that decides curl's exit code for them (``FetchBatch``); every failure has been told by
+    /// then. A request that cannot be built (a `-T` file that cannot be read, two methods) ends the run with its
+    /// error, as a transfer curl cannot set up ends curl's.
+    public func run(_ plan: TransferPlan,
                     request: @escaping @Sendable (PlannedTransfer, Diagnostics) throws(CurlError) -> FetchRequest) -> CurlError? {
-        let share = CommandShare(parallel: FetchBatch.runsInParallel(count: transfers.count, parallel: parallel))
-        return FetchBatch.run(count: transfers.count, parallel: parallel, failEarly: failEarly, ends: { $0.beforeStart }) { [self] index in
-            run(transfers[index], share: share, request: request)
+        let share = CommandShare(parallel: FetchBatch.runsInParallel(count: plan.count, parallel: parallel))
+        return FetchBatch.run(plan.makeIterator(), count: plan.count, parallel: parallel, failEarly: failEarly,
+                              ends: { $0.beforeStart }) { [self] transfer in
+            run(transfer, share: share, request: request)
         }?.error
     }
 

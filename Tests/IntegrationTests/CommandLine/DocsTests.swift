@@ -29,6 +29,15 @@ import Testing
         }
     }
 
+    @Test func theTargetsFilePageListsWhatAFileMayNotSayRowByRow() throws {
+        let page = try String(contentsOfFile: Lab.repoRoot + "/docs/check.md", encoding: .utf8)
+        let section = try #require(page.components(separatedBy: "\n### What a targets file may not say\n").dropFirst().first)
+        let rows = section.split(separator: "\n").drop { !$0.hasPrefix("|---") }.dropFirst().prefix { $0.hasPrefix("|") }
+        let table = Documentation.targetsFileRefusals.map { "| `\($0.key)` | \($0.reason) |" }
+        #expect(rows.map(String.init) == table)
+        #expect(table.count >= 8 && table.contains("| `resolver-cmd` | runs a program |"))
+    }
+
     @Test func everyOptionOfEverySubcommandIsDocumentedAndCompleted() throws {
         let page = try read("ipcurl.1"), bash = try read("ipcurl.bash"), zsh = try read("_ipcurl"), fish = try read("ipcurl.fish")
         var count = 0

@@ -30,11 +30,15 @@ public struct TargetsFile: Sendable {
     /// fall back to the defaults.
     public var targets: [CheckTarget]
 
+    /// The most bytes a targets file may hold (16 MiB); a larger one is refused, read no further than one byte
+    /// past it.
+    public static let maximumBytes = 16 << 20
+
     /// Reads and decodes the file at `path`. `resolverOptions` names the `resolver:` keys the CLI accepts
     /// (dashed, without `--`) and what each takes.
     public static func load(path: String,
                             resolverOptions: [String: ResolverOptionKind]) throws(TargetsFileError) -> TargetsFile {
-        try decode(readFile(path), path: path, resolverOptions: resolverOptions)
+        try decode(readFile(path, atMost: maximumBytes + 1), path: path, resolverOptions: resolverOptions)
     }
 
     /// Decodes `text` as the contents of a file named `path` (used only in errors).
@@ -43,9 +47,14 @@ public struct TargetsFile: Sendable {
         try decode(Array(text.utf8), path: path, resolverOptions: resolverOptions)
     }
 
-    /// Decodes `bytes` as the contents of a file named `path`, as ``load(path:resolverOptions:)`` does after reading it.
-    @_spi(Fuzzing) public static func decode(_ bytes: [UInt8], path: String,
-                               resolverOptions: [String: ResolverOptionKind]) throws(TargetsFileError) -> TargetsFile {
+    /// Decodes `bytes` as the contents of a file named `path`, as ``load(path:resolverOptions:)`` does after reading
+    /// it; more than `maximumBytes` (``maximumBytes`` unless a fuzzer asks for less) is an error.
+    @_spi(Fuzzing) public static func decode(_ bytes: [UInt8], path: String, resolverOptions: [String: ResolverOptionKind],
+                                             maximumBytes: Int = maximumBytes) throws(TargetsFileError) -> TargetsFile {
+        guard bytes.count <= maximumBytes else {
+            throw TargetsFileError(path: path, line: 0, column: 0,
+                                   message: "larger than \(sizeText(maximumBytes)), the most a targets file may hold")
+        }
         let root: YAMLNode?
         do {
             root = try YAMLDocument.parse(bytes)
@@ -59,21 +68,18 @@ public struct TargetsFile: Sendable {
         return try TargetsFileDecoder(path: path, resolverOptions: resolverOptions).file(root)
     }
 
-    private static func readFile(_ path: String) throws(TargetsFileError) -> [UInt8] {
+    /// `16 MiB`, or `1000 bytes` for a size that is not a whole number of MiB.
+    private static func sizeText(_ bytes: Int) -> String { bytes > 0 && bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : "\(bytes) bytes" }
+
+    private static func readFile(_ path: String, atMost limit: Int) throws(TargetsFileError) -> [UInt8] {
         func failure() -> TargetsFileError {
             TargetsFileError(path: path, line: 0, column: 0, message: "cannot read: " + String(cString: strerror(errno)))
         }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw failure() }
         defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { LocalFiles.read(descriptor, into: $0) }
-            if count == 0 { return bytes }
-            guard count > 0 else { throw failure() }
-            bytes += chunk[0..<count]
-        }
+        guard let bytes = LocalFiles.readAll(descriptor, atMost: limit) else { throw failure() }
+        return bytes
     }
 }
 
@@ -105,6 +111,9 @@ public enum ResolverOptionKind: Sendable {
     case value
     /// A scalar or a list of scalars, one option each (`--resolve`, repeatable).
     case values
+    /// A key the file may not say, and what the option does (`runs a program`): an error at the key. Options that
+    /// run programs, read secrets or change trust are the operator's to give, on the command line.
+    case refused(String)
 }
 
 /// One `resolver:` setting turned into a command-line option.

@@ -8,8 +8,12 @@ extension TargetsFileDecoder {
         for entry in try entries(node, key: "resolver", context: "", allowed: nil) {
             let option = String(entry.key.map { $0 == "_" ? "-" : $0 })
             guard let kind = resolverOptions[option] else {
-                let known = resolverOptions.keys.sorted().joined(separator: ", ")
-                throw error(entry.keyNode, "unknown key \"\(entry.key)\" in resolver (expected one of: \(known))")
+                let known = resolverOptions.filter { if case .refused = $0.value { false } else { true } }.keys.sorted()
+                throw error(entry.keyNode, "unknown key \"\(entry.key)\" in resolver (expected one of: \(known.joined(separator: ", ")))")
+            }
+            if case let .refused(what) = kind {
+                throw error(entry.keyNode,
+                            "\"\(entry.key)\" \(what): a targets file may not set it (give --\(option) on the command line)")
             }
             if let first = seen[option] {
                 let firstAt = "line \(first.keyNode.line), column \(first.keyNode.column)"
@@ -26,6 +30,8 @@ extension TargetsFileDecoder {
                 for item in items { arguments.append(argument(try resolverValue(item, key: entry.key), item)) }
             case (.value, _), (.values, _):
                 arguments.append(argument(try resolverValue(entry.value, key: entry.key), entry.value))
+            case (.refused, _):
+                break  // refused above
             }
         }
         return arguments

@@ -20,24 +20,34 @@ public enum FetchBatch {
     /// than one of each.
     public static func runsInParallel(count: Int, parallel: Int?) -> Bool { (parallel ?? 1) > 1 && count > 1 }
 
-    /// Runs `transfer` for `0..<count` and returns the failure that decides the run's exit code: the last
-    /// transfer's when serial, the first failed one's in command-line order when parallel; `transfer` returns
-    /// each transfer's failure, `nil` for success. A failure `ends` tells ends the run as `--fail-early` does.
+    /// Runs `transfer` for `0..<count` (``run(_:count:parallel:failEarly:ends:_:)`` over the indices).
     public static func run<Failure: Sendable>(count: Int, parallel: Int?, failEarly: Bool,
                                               ends: @escaping @Sendable (Failure) -> Bool = { _ in false },
                                               _ transfer: @escaping @Sendable (Int) -> Failure?) -> Failure? {
+        run((0..<count).makeIterator(), count: count, parallel: parallel, failEarly: failEarly, ends: ends, transfer)
+    }
+
+    /// Runs `transfer` for each of the `count` items `items` makes, taking each only when a transfer is about to
+    /// start, and returns the failure that decides the run's exit code: the last transfer's when serial, the first
+    /// failed one's in `items`' order when parallel; `transfer` returns each transfer's failure, `nil` for success. A
+    /// failure `ends` tells ends the run as `--fail-early` does.
+    public static func run<Items: IteratorProtocol & Sendable, Failure: Sendable>(
+        _ items: Items, count: Int, parallel: Int?, failEarly: Bool, ends: @escaping @Sendable (Failure) -> Bool = { _ in false },
+        _ transfer: @escaping @Sendable (Items.Element) -> Failure?
+    ) -> Failure? where Items.Element: Sendable {
         guard let parallel, runsInParallel(count: count, parallel: parallel) else {
+            var items = items
             var last: Failure?
-            for index in 0..<count {
-                last = transfer(index)
+            while let item = items.next() {
+                last = transfer(item)
                 if let last, failEarly || ends(last) { return last }
             }
             return last
         }
-        let queue = WorkQueue<Failure>(count: count, failEarly: failEarly, ends: ends)
+        let queue = WorkQueue(items, failEarly: failEarly, ends: ends)
         let workers = (0..<min(parallel, count)).map { _ in
             BackgroundTask<Void> {
-                while let index = queue.next() { queue.finish(index, failure: transfer(index)) }
+                while let (index, item) = queue.next() { queue.finish(index, failure: transfer(item)) }
             }
         }
         for worker in workers { worker.wait() }
@@ -45,37 +55,39 @@ public enum FetchBatch {
     }
 }
 
-/// The next transfer to start and the codes of finished ones, shared by the parallel workers.
-private final class WorkQueue<Failure: Sendable>: @unchecked Sendable {
+/// The items not started yet and the first failure in their order, shared by the parallel workers.
+private final class WorkQueue<Items: IteratorProtocol, Failure: Sendable>: @unchecked Sendable {
     private let lock = Lock()
+    private var items: Items
     private var nextIndex = 0
-    private var failures: [Failure?]
+    /// The failure of the lowest index so far.
+    private var first: (index: Int, failure: Failure)?
     private var stopped = false
-    private let count: Int
     private let failEarly: Bool
     private let ends: @Sendable (Failure) -> Bool
 
-    init(count: Int, failEarly: Bool, ends: @escaping @Sendable (Failure) -> Bool) {
-        self.count = count
+    init(_ items: Items, failEarly: Bool, ends: @escaping @Sendable (Failure) -> Bool) {
+        self.items = items
         self.failEarly = failEarly
         self.ends = ends
-        failures = Array(repeating: nil, count: count)
     }
 
-    func next() -> Int? {
+    /// The next item and its index, or `nil` when there is none or the run has stopped.
+    func next() -> (Int, Items.Element)? {
         lock.locked {
-            guard !stopped, nextIndex < count else { return nil }
+            guard !stopped, let item = items.next() else { return nil }
             nextIndex += 1
-            return nextIndex - 1
+            return (nextIndex - 1, item)
         }
     }
 
     func finish(_ index: Int, failure: Failure?) {
+        guard let failure else { return }
         lock.locked {
-            failures[index] = failure
-            if let failure, failEarly || ends(failure) { stopped = true }
+            if first.map({ index < $0.index }) ?? true { first = (index, failure) }
+            if failEarly || ends(failure) { stopped = true }
         }
     }
 
-    var firstFailure: Failure? { lock.locked { failures.lazy.compactMap { $0 }.first } }
+    var firstFailure: Failure? { lock.locked { first?.failure } }
 }

@@ -8,7 +8,37 @@ import CurlKit
 public struct URLGlob: Sendable {
     private enum Part: Sendable {
         case text(String)
-        case values([String])
+        case values(Values)
+    }
+
+    /// The values of one pattern, made on demand: a range is kept as its bounds, so a URL of `[1-100000]` holds
+    /// no hundred thousand strings.
+    private enum Values: Sendable {
+        /// `{a,b,c}`.
+        case alternatives([String])
+        /// `[low-high:step]`, zero-padded to `width` digits.
+        case numbers(low: Int, step: Int, count: Int, width: Int)
+        /// `[a-z:step]`.
+        case letters(low: UInt32, step: UInt32, count: Int)
+
+        var count: Int {
+            switch self {
+            case .alternatives(let values): values.count
+            case .numbers(_, _, let count, _), .letters(_, _, let count): count
+            }
+        }
+
+        subscript(index: Int) -> String {
+            switch self {
+            case .alternatives(let values):
+                return values[index]
+            case let .numbers(low, step, _, width):
+                let digits = String(low + index * step)
+                return String(repeating: "0", count: max(0, width - digits.count)) + digits
+            case let .letters(low, step, _):
+                return Unicode.Scalar(low + UInt32(index) * step).map { String(Character($0)) } ?? ""
+            }
+        }
     }
 
     private let parts: [Part]
@@ -43,7 +73,7 @@ public struct URLGlob: Sendable {
                 guard close > index + 1 else { throw fail("empty string within braces", at: index) }
                 parts.append(.text(String(decoding: text, as: UTF8.self)))
                 text = []
-                parts.append(.values(values))
+                parts.append(.values(.alternatives(values)))
                 index = close + 1
             } else if byte == UInt8(ascii: "["), let close = Self.ipv6LiteralEnd(bytes, at: index) {
                 text += bytes[index...close]
@@ -77,7 +107,8 @@ public struct URLGlob: Sendable {
         self.count = count
     }
 
-    /// The `n`th URL (0-based) and the value each pattern took for it, in pattern order.
+    /// The `n`th URL (0-based) and the value each pattern took for it, in pattern order; made when asked, so a
+    /// glob of any size costs the memory of one URL.
     public func url(_ n: Int) -> (url: String, values: [String]) {
         var choice: [Int] = []
         var rest = n
@@ -91,8 +122,9 @@ public struct URLGlob: Sendable {
             switch part {
             case .text(let text): url += text
             case .values(let options):
-                url += options[choice[pattern]]
-                values.append(options[choice[pattern]])
+                let value = options[choice[pattern]]
+                url += value
+                values.append(value)
                 pattern += 1
             }
         }
@@ -127,7 +159,7 @@ public struct URLGlob: Sendable {
 
     /// `[lo-hi]` or `[lo-hi:step]` over numbers (zero-padded to `lo`'s width when `lo` has a leading zero) or over
     /// single letters of the same case; `nil` when malformed.
-    private static func range(_ text: String) -> [String]? {
+    private static func range(_ text: String) -> Values? {
         var body = Substring(text), step = 1
         if let colon = body.firstIndex(of: ":") {
             guard let value = Int(body[body.index(after: colon)...]), value > 0 else { return nil }
@@ -139,16 +171,14 @@ public struct URLGlob: Sendable {
         if let low = Int(ends[0]), let high = Int(ends[1]), ends[0].allSatisfy(\.isASCII), low >= 0, high >= low {
             guard (high - low) / step < maximumCount else { return nil }
             let width = ends[0].hasPrefix("0") ? ends[0].count : 0
-            return stride(from: low, through: high, by: step).map { value in
-                let digits = String(value)
-                return String(repeating: "0", count: max(0, width - digits.count)) + digits
-            }
+            return .numbers(low: low, step: step, count: (high - low) / step + 1, width: width)
         }
         guard ends[0].count == 1, ends[1].count == 1, let low = ends[0].unicodeScalars.first, let high = ends[1].unicodeScalars.first,
               low.properties.isASCIIHexDigit || low.properties.isAlphabetic, low.isASCII, high.isASCII, low.value <= high.value,
               (low.properties.isLowercase && high.properties.isLowercase) || (low.properties.isUppercase && high.properties.isUppercase)
         else { return nil }
-        return stride(from: low.value, through: high.value, by: step).compactMap { Unicode.Scalar($0).map { String(Character($0)) } }
+        let count = Int(high.value - low.value) / step + 1
+        return .letters(low: low.value, step: count > 1 ? UInt32(step) : 0, count: count)
     }
 
     /// Where the IPv6 literal (hex digits, colons, dots, a `%` zone ID) that `[` at `index` opens ends with `]`;
