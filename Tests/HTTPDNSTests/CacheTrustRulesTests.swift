@@ -8,7 +8,8 @@ import Testing
 @Suite struct CacheTrustRulesTests {
     let directory = NSTemporaryDirectory() + "ipcurl-trust-" + UUID().uuidString
     let table = CountingResolver(["bad.test": (["0.0.0.0", "239.1.2.3", "::", "ff02::1"], 86_400, nil),
-                                  "a.test": (["10.0.0.1", "::1"], 60, nil)])
+                                  "a.test": (["10.0.0.1", "::1"], 60, nil),
+                                  "half.test": (["0.0.0.0", "224.0.0.7", "::1"], 3_600, nil)])
 
     private func policy(_ resolver: CountingResolver, stale: UInt32 = 0) -> ResolutionPolicy {
         let policy = ResolutionPolicy(staticEntries: [], providerConfiguration: "table") { resolver }
@@ -36,6 +37,31 @@ import Testing
         #expect(AnswerCache(directory: directory).list().records.isEmpty, "nor when the fallback answered")
         _ = try policy(table).resolve(host: "a.test", port: 443)
         #expect(cachedAddresses == ["10.0.0.1", "::1"], "a usable answer is cached")
+    }
+
+    /// A family whose addresses are all unusable gets no record, even when the other family's are usable: a `-4`
+    /// run would otherwise find "no usable IPv4 address" in the cache until the TTL ends, HTTPDNS never asked.
+    @Test func aFamilyOfOnlyUnusableAddressesIsNotCachedBesideAUsableOne() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(try policy(table).resolve(host: "half.test", port: 443).entry?.description == "half.test:443:[::1]")
+        #expect(AnswerCache(directory: directory).list().records.map(\.family) == [.v6])
+        let v4Only = policy(table)
+        v4Only.families = .v4Only
+        #expect(throws: ResolutionError.self) { try v4Only.resolve(host: "half.test", port: 443) }
+        #expect(table.asked.withLock { $0 } == ["half.test", "half.test"], "the -4 run asks the provider again")
+    }
+
+    /// A cache file holding only unusable addresses (written by hand, or by another program) is treated as absent:
+    /// the provider is asked.
+    @Test func aCachedRecordOfOnlyUnusableAddressesIsTreatedAsAbsent() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let provider = AnswerCache.providerDigest("table")
+        try AnswerCache(directory: directory).store([.v4, .v6].map { family in
+            CacheRecord(host: "a.test", family: family, provider: provider, sourceName: "aliyun", origin: "aliyun edited",
+                        addresses: [IPAddress(family == .v4 ? "0.0.0.0" : "::")!], ttl: 3_600, stored: Int64(time(nil)))
+        })
+        #expect(try policy(table).resolve(host: "a.test", port: 443).entry?.description == "a.test:443:10.0.0.1,[::1]")
+        #expect(table.asked.withLock { $0 } == ["a.test"])
     }
 
     @Test func aBackgroundRefreshWithoutAUsableAddressKeepsTheStaleAnswer() throws {

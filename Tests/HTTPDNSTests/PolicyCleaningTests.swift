@@ -140,8 +140,9 @@ import Testing
         #expect(table.asked.withLock { $0 } == ["a.test"])
     }
 
-    @Test func aCachedAnswerWithoutUsableAddressesFallsBackLikeAFreshOne() throws {
-        // An answer with a usable address is cached whole; under -4 the cache holds only its unusable IPv4 address.
+    @Test func aFamilyWithoutUsableAddressesIsAskedAgainAndFallsBack() throws {
+        // An answer with a usable IPv6 address is cached for IPv6 only; under -4 the provider is asked again, and its
+        // unusable IPv4 address falls back as for any fresh answer.
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let first = try cachingPolicy(fallback: system).resolve(host: "half.test", port: 443)
         #expect(first.entry?.description == "half.test:443:[::1]" && first.fallbackReason == nil)
@@ -149,8 +150,9 @@ import Testing
         v4.families = .v4Only
         let second = try v4.resolve(host: "half.test", port: 443)
         #expect(second.entry?.description == "half.test:443:10.0.0.7" && second.fallbackReason?.kind == .noAddress)
-        #expect(second.fallbackReason?.reason == "cache: no usable IPv4 address: 0.0.0.0")
-        #expect(table.asked.withLock { $0 } == ["half.test"], "the second run read the cache")
+        #expect(second.fallbackReason?.reason.hasPrefix("aliyun: no usable IPv4 address: 0.0.0.0") == true,
+                "\(String(describing: second.fallbackReason))")
+        #expect(table.asked.withLock { $0 } == ["half.test", "half.test"], "the second run asked the provider")
         #expect(system.asked.withLock { $0 } == ["half.test"])
     }
 }

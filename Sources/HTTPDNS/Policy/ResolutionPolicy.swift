@@ -224,7 +224,11 @@ public final class ResolutionPolicy {
         }
         let addresses = records.flatMap(\.addresses)
         let expires = records.map(\.expires).min() ?? 0
-        guard !addresses.isEmpty else { return nil }
+        // A record of only unusable addresses is none this policy wrote (see `records(for:)`): treated as absent.
+        let v6Only = families == .v6Only
+        guard !addresses.isEmpty, records.allSatisfy({ record in
+            record.addresses.isEmpty || record.addresses.contains { $0.isUsable(v6Only: v6Only) }
+        }) else { return nil }
         let answer = { (ttl: Int64) in
             ResolverAnswer(host: host, addresses: addresses, ttl: ResolverAnswer.clampedTTL(ttl), source: .cached(records[0].origin))
         }
@@ -237,14 +241,22 @@ public final class ResolutionPolicy {
 
     /// One record per asked family for `answer`, cached for `origin_ttl` when the provider gave one, else its
     /// TTL; none when no address of `families` is usable (``hasUsableAddress(_:families:)``): such an answer is
-    /// rejected for the request, no connection would try it, so nothing would drop it before its TTL ends. Only the
+    /// rejected for the request, no connection would try it, so nothing would drop it before its TTL ends. For the
+    /// same reason a family whose addresses are all unusable gets no record beside a usable family. Only the
     /// families asked are recorded: under `-4` the provider was not asked for IPv6, so its silence about IPv6
     /// says nothing. `insecure` and `unverified` are the records' marks.
     static func records(for answer: ResolverAnswer, provider: String, now: Int64, families: [IPAddress.Family] = [.v4, .v6],
                         insecure: Bool = false, unverified: Bool = false) -> [CacheRecord] {
         let ttl = answer.originTTL ?? answer.ttl
         guard ttl > 0, answer.source.kind.isCacheable, hasUsableAddress(answer, families: families) else { return [] }
-        return families.map { family in
+        // A family whose addresses are all unusable gets no record, beside a usable one too; one the answer leaves
+        // empty does ("no address of this family").
+        let v6Only = families == [.v6]
+        return families.filter { family in
+            !answer.addresses.contains { $0.family == family } || answer.addresses.contains {
+                $0.family == family && $0.isUsable(v6Only: v6Only)
+            }
+        }.map { family in
             CacheRecord(host: answer.host, family: family, provider: provider, sourceName: answer.source.name,
                         origin: answer.source.description, addresses: answer.addresses, ttl: ttl, stored: now,
                         insecure: insecure, unverified: unverified)
