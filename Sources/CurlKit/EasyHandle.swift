@@ -34,6 +34,8 @@ public final class EasyHandle {
     fileprivate var readPaused = false
     /// Receives libcurl's verbose trace once ``traceVerbosely()`` turned it on.
     fileprivate var onTrace: ((TraceKind, UnsafeRawBufferPointer) -> Void)?
+    /// The proxy ``set(proxy:)`` named, which libcurl may quote in an error message.
+    var proxy: String?
 
     /// Creates a handle with streaming callbacks and an error buffer installed; nothing goes to stdout by default.
     public init() throws(CurlError) {
@@ -141,10 +143,11 @@ public final class EasyHandle {
         try finish(curl_easy_perform(raw))
     }
 
-    /// Turns a transfer's result into `()` or the error, with the error buffer's text when libcurl wrote one.
+    /// Turns a transfer's result into `()` or the error, with the error buffer's text when libcurl wrote one (a
+    /// proxy URL in it without its user info: ``hidingProxyUserInfo(in:)``).
     func finish(_ result: CURLcode) throws(CurlError) {
         guard result != CURLE_OK else { return }
-        throw CurlError(result, message: String(cString: errorBuffer))
+        throw CurlError(result, message: hidingProxyUserInfo(in: String(cString: errorBuffer)))
     }
 
     /// Clears the error buffer before a transfer driven by ``MultiHandle``.

@@ -32,6 +32,8 @@ public struct Diagnostics: Sendable {
     public var verbose = false
     /// Whether what is drawn on a terminal may be coloured (`NO_COLOR` unset, `TERM` not `dumb`).
     public var colour: Bool
+    /// The lines ``warnOnce(_:)`` printed, shared by every copy: each `--next` operation's diagnostics are copies.
+    private let told = ToldLines()
 
     /// Diagnostics of `program` on `stream` with every error and warning shown and no trace.
     public init(program: String, stream: DescriptorWriter = .standardError) {
@@ -57,6 +59,12 @@ public struct Diagnostics: Sendable {
     /// `PROGRAM: warning: text` unless `-s`.
     public func warning(_ text: String) { emit(.warning, text) }
 
+    /// `PROGRAM: warning: text` unless `-s`, once per run whichever operation (a
+    /// ``with(showsErrors:showsWarnings:verbose:)`` copy) tells it: a warning about the run's setup, not a transfer's.
+    public func warnOnce(_ text: String) {
+        if showsWarnings, told.isFirst(text) { warning(text) }
+    }
+
     /// `PROGRAM: text`, always.
     public func note(_ text: String) { emit(.note, text) }
 
@@ -73,5 +81,20 @@ public struct Diagnostics: Sendable {
         var copy = self
         (copy.showsErrors, copy.showsWarnings, copy.verbose) = (showsErrors, showsWarnings, verbose)
         return copy
+    }
+}
+
+/// The lines a run's ``Diagnostics`` told once, under a lock: parallel transfers warn from their own threads.
+private final class ToldLines: @unchecked Sendable {
+    private var lines: [String] = []
+    private let lock = Lock()
+
+    /// Whether `line` is told for the first time; it counts as told from now on.
+    func isFirst(_ line: String) -> Bool {
+        lock.locked {
+            guard !lines.contains(line) else { return false }
+            lines.append(line)
+            return true
+        }
     }
 }

@@ -19,6 +19,27 @@ import Testing
         #expect(!url.redacted.contains("secret") && !url.redacted.contains("abc"))
     }
 
+    /// The user info of URL text as typed, whatever libcurl makes of it: after any number of slashes, without a
+    /// scheme, and in a URL libcurl rejects because the password holds `/`, `?`, `#` or `@`.
+    @Test(arguments: [
+        ("https://user:pw@h.test/x", "user:pw"), ("http:/u:p@127.0.0.7:1", "u:p"), ("http:///u:p@127.0.0.7:1", "u:p"),
+        ("u:p@127.0.0.7:1", "u:p"), ("http:u:p@h.test:1", "http:u:p"), ("socks5h://u:p@h.test:1080", "u:p"),
+        ("https://user:ab/SEKRET==@127.0.0.1:1/dns-query", "user:ab/SEKRET=="), ("https://user:p?w#x@h.test/", "user:p?w#x"),
+        ("https://u:p@ss@h.test/", "u:p@ss"), ("https://@h.test/", ""),
+        ("https://mastodon.test/@user", nil), ("https://h.test/dns-query?mail=a@b", nil), ("[::1]:8080", nil), ("", nil),
+    ] as [(String, String?)])
+    func userInfoIsFoundInEveryForm(text: String, userInfo: String?) {
+        let found = CurlURL.userInfoBytes(in: text).map { String(decoding: Array(text.utf8)[$0], as: UTF8.self) }
+        #expect(found == userInfo)
+        if let userInfo, !userInfo.isEmpty { #expect(!CurlURL.withoutUserInfo(text).contains(userInfo)) }
+    }
+
+    @Test func aMessageQuotesAURLWithoutUserInfoQueryOrFragment() {
+        #expect(CurlURL.redacted(text: "https://user:ab/SEKRET==@127.0.0.1:1/dns-query?token=x#f") == "https://127.0.0.1:1/dns-query")
+        #expect(CurlURL.redacted(text: "https://mastodon.test/@user?x=1") == "https://mastodon.test/@user")
+        #expect(CurlURL.withoutUserInfo("http:/u:p@h.test:1/?q=1") == "http:/h.test:1/?q=1")
+    }
+
     @Test(arguments: ["http://[::1/", "https://a.test:99999/", "", "https://a b/", "http://"])
     func malformedURLsExit3(text: String) {
         #expect(throws: CurlError.malformedURL) { try CurlURL(text) }
@@ -61,6 +82,22 @@ import Testing
         } catch {
             #expect(error == .couldntConnect)
             #expect(error.message.contains("127.0.0.1"))
+        }
+    }
+
+    /// libcurl quotes a proxy it cannot parse whole, in a buffer of 255 bytes: the message keeps the URL without
+    /// its user info, a long one cut short included.
+    @Test(arguments: [8, 400])
+    func aProxyLibcurlRejectsIsQuotedWithoutItsUserInfo(length: Int) throws {
+        let handle = try EasyHandle()
+        try handle.set(CURLOPT_URL, "http://127.0.0.1:9/")
+        try handle.set(proxy: "http://user:ab/SEKRET" + String(repeating: "x", count: length) + "@127.0.0.1:9")
+        do {
+            try handle.perform()
+            Issue.record("a proxy URL with a / in its password does not parse")
+        } catch {
+            #expect(error.exitCode == 5 && error.message.hasPrefix("Unsupported proxy syntax in 'http://127.0.0.1:9"), "\(error.message)")
+            #expect(!error.message.contains("user") && !error.message.contains("SEKRET"), "\(error.message)")
         }
     }
 

@@ -154,6 +154,32 @@ import Testing
         #expect(overHTTPS.status == 0 && overHTTPS.stdout.hasSuffix("\ndoh-json"), "\(overHTTPS.stderr)")
     }
 
+    /// A resolver or proxy URL libcurl rejects keeps its user info out of every message, by the rule that blanks it
+    /// from the process list: whatever lies between the scheme (and any slashes) and the last `@`, a password
+    /// holding `/` included, for every option and variable that takes such a URL.
+    @Test func anUnparseableResolverOrProxyURLKeepsItsUserInfoOutOfMessages() throws {
+        let broken = "https://user:ab/SEKRET==@127.0.0.1:1/dns-query", brokenProxy = "http://user:ab/SEKRET==@127.0.0.1:1"
+        let target = ["--no-fallback", "http://a.test:\(lab.httpPort)/files/empty.txt"]
+        let runs: [(String, Int32, Run)] = [
+            ("--doh", 2, try ipcurl(["--doh", broken] + target)),
+            ("--doh-url", 2, try ipcurl(["--doh-url", broken] + target)),
+            ("--doh-json", 2, try ipcurl(["--doh-json", broken] + target)),
+            ("--doh, one slash, port 0", 2, try ipcurl(["--doh", "https:/user:SEKRET@127.0.0.1:0/dns-query"] + target)),
+            ("--httpdns-server", 2, try ipcurl(["--aliyun", "1", "--httpdns-server", broken] + target)),
+            ("IPCURL_DNS", 2, try ipcurl(target, environment: ["IPCURL_DNS": broken])),
+            ("IPCURL_DNS=doh:", 2, try ipcurl(target, environment: ["IPCURL_DNS": "doh:" + broken])),
+            ("check --doh", 2, try ipcurl(["check", "--doh", broken, "http://a.test:\(lab.httpPort)/"])),
+            ("-x", 5, try ipcurl(lab.resolverArguments + ["-x", brokenProxy] + target)),
+            ("http_proxy", 5, try ipcurl(lab.resolverArguments + target, environment: ["http_proxy": brokenProxy])),
+            ("https_proxy, for the HTTPDNS queries", 6, try ipcurl(lab.resolverArguments + target, environment: ["https_proxy": brokenProxy])),
+        ]
+        for (name, status, result) in runs {
+            #expect(result.status == status, "\(name): \(result.stderr)")
+            #expect(result.stderr.contains("127.0.0.1"), "\(name): the message names the host: \(result.stderr)")
+            #expect(!(result.stdout + result.stderr).contains("SEKRET"), "\(name): \(result.stdout)\(result.stderr)")
+        }
+    }
+
     @Test func underNoFallbackANamedServerOrProxyIsWarnedAboutOncePerRun() throws {
         let port = try lab.value("LAB_KRESD_PORT")
         let named = ["--no-fallback", "--doh", "https://localhost:\(port)/dns-query", "--cacert", lab.ca]
@@ -162,6 +188,10 @@ import Testing
         #expect(warnings.count == 1, "\(twice.stderr)")
         #expect(warnings.first?.contains("localhost") == true && warnings.first?.contains("system resolver") == true
                 && warnings.first?.contains("--resolve localhost:\(port):") == true, "\(twice.stderr)")
+        // Each `--next` operation has a resolver session of its own: still one warning per name for the run.
+        let operations = try ipcurl(named + [lab.https("a.test"), "--next"] + named + [lab.https("b.test")])
+        let operationWarnings = operations.stderr.split(separator: "\n").filter { $0.hasPrefix("ipcurl: warning: ") }
+        #expect(operationWarnings.count == 1, "\(operations.stderr)")
         let silent = try ipcurl(["-s"] + named + [lab.https("a.test")])
         #expect(!silent.stderr.contains("warning"), "-s hides warnings: \(silent.stderr)")
         let fallingBack = try ipcurl(Array(named.dropFirst()) + [lab.https("a.test")])
@@ -174,6 +204,9 @@ import Testing
         let proxyWarnings = proxied.stderr.split(separator: "\n").filter { $0.hasPrefix("ipcurl: warning: ") }
         #expect(proxyWarnings.count == 1 && proxyWarnings.first?.contains("proxy") == true
                 && proxyWarnings.first?.contains("localhost") == true, "\(proxied.stderr)")
+        let proxiedTwice = try ipcurl(["--no-fallback", "-x", "socks5://localhost:1"] + lab.resolverArguments + [lab.https("a.test"), "--next",
+                                       "--no-fallback", "-x", "socks5://localhost:1"] + lab.resolverArguments + [lab.https("b.test")])
+        #expect(proxiedTwice.stderr.split(separator: "\n").filter { $0.hasPrefix("ipcurl: warning: ") }.count == 1, "\(proxiedTwice.stderr)")
         let byAddress = try ipcurl(["--no-fallback", "-x", "socks5://127.0.0.1:1"] + lab.resolverArguments + [lab.https("a.test")])
         #expect(!byAddress.stderr.contains("warning"), "\(byAddress.stderr)")
     }

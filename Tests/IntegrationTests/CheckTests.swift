@@ -306,6 +306,17 @@ extension CheckTests {
             #expect(result.stdout.isEmpty)
             #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
         }
+        // A resolver setting refused when the resolver is made (credentials over http, port 0) stops check before
+        // any probe, as it stops a fetch: exit 2 and one line, no report.
+        let resolverRuns = [
+            try ipcurl(["check", "--doh-json", "http://user:pw@127.0.0.1:1/resolve", lab.https("a.test")]),
+            try ipcurl(["check", "--doh", "https://127.0.0.1:0/dns-query", lab.https("a.test")]),
+            try ipcurl(["check", lab.https("a.test")], environment: ["IPCURL_DNS": "doh-json:http://127.0.0.1:1/resolve?token=t"]),
+        ]
+        for result in resolverRuns {
+            #expect(result.status == 2 && result.stdout.isEmpty, "\(result.stdout)\(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1 && !result.stderr.contains("exit 2"), "\(result.stderr)")
+        }
     }
 
     @Test func aURLThatCannotBeProbedIsNotResolved() throws {

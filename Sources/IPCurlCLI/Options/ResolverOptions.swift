@@ -75,7 +75,7 @@ struct ResolverOptions: Sendable {
     /// `name` (`not an https:// URL`).
     private static func checkServerURL(_ argument: OptionArgument, schemes: [String], named name: String) throws {
         guard let parsed = try? CurlURL(argument.text, guessScheme: false), schemes.contains(parsed.scheme) else {
-            throw argument.problem("\(Printable.quoted(ServerURL.redacted(argument.text))): not an \(name) URL")
+            throw argument.problem("\(Printable.quoted(CurlURL.redacted(text: argument.text))): not an \(name) URL")
         }
     }
 

@@ -128,7 +128,7 @@ struct CheckCommand: Subcommand {
         for typed in urls {
             // curl's grammar: a URL without a scheme is http://; check probes http and https only (else exit 2).
             guard let parsed = try? CurlURL(typed), parsed.scheme == "http" || parsed.scheme == "https" else {
-                throw CurlError.usage("\(Printable.quoted(ServerURL.redacted(typed))): not an http:// or https:// URL")
+                throw CurlError.usage("\(Printable.quoted(CurlURL.redacted(text: typed))): not an http:// or https:// URL")
             }
             var target = CheckTarget(url: parsed.text)
             target.expect = fileDefaults.overridden(by: expect)
@@ -140,6 +140,7 @@ struct CheckCommand: Subcommand {
         var plan = CheckPlan(targets: all)
         plan.transport = try options.transport()
         plan.resolver = try options.settings()
+        try plan.resolver.checkProvider(transport: plan.transport)
         plan.parallel = parallel
         plan.compareSystem = compareSystem
         plan.labels = CheckLabels.merged((file?.labels ?? []) + labels)

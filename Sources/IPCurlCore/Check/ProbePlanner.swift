@@ -23,7 +23,7 @@ enum ProbePlanner {
         var probe = PlannedProbe(result: ProbeResult(target: target, address: nil))
         let url: CurlURL
         do throws(CurlError) { url = try CurlURL(target.url, guessScheme: false) } catch {
-            probe.result.target.show(url: ServerURL.withoutUserInfo(target.url))
+            probe.result.target.show(url: CurlURL.withoutUserInfo(target.url))
             probe.result.error = ProbeError(error)
             return probe
         }

@@ -118,12 +118,13 @@ extension FetchRun {
             try handle.reportProgress()
             handle.onProgress = { meter.update(downloadTotal: $0, downloaded: $1, uploadTotal: $2, uploaded: $3); return true }
         }
+        let redaction = CredentialRedaction.Stream()  // the handle's callbacks, one after another
         if let trace = request.trace {
             // As in curl, --trace and --trace-ascii replace -v's trace (ipcurl's own decisions still print with -v).
             let sink = DescriptorWriter(descriptor: trace.descriptor)
-            try handle.traceVerbosely { sink.write(trace.render($0, $1)) }
+            try handle.traceVerbosely { sink.write(trace.render($0, $1, redaction: redaction)) }
         } else if diagnostics.verbose {
-            try handle.traceVerbosely { [diagnostics] in diagnostics.trace(VerboseTrace.render($0, $1)) }
+            try handle.traceVerbosely { [diagnostics] in diagnostics.trace(VerboseTrace.render($0, $1, redaction: redaction)) }
         }
         return handle
     }

@@ -24,12 +24,13 @@ public struct TraceOutput: Sendable, Equatable {
         self.stamped = stamped
     }
 
-    /// One trace callback in curl's dump format.
-    public func render(_ kind: TraceKind, _ bytes: UnsafeRawBufferPointer) -> String {
+    /// One trace callback in curl's dump format; `redaction` is the handle's dump so far (``VerboseTrace``'s).
+    public func render(_ kind: TraceKind, _ bytes: UnsafeRawBufferPointer,
+                       redaction: CredentialRedaction.Stream = CredentialRedaction.Stream()) -> String {
         let stamp = stamped ? Self.stamp() : ""
         let title: String
         switch kind {
-        case .text: return stamp + "== Info: " + String(decoding: CredentialRedaction.redacted(block: bytes), as: UTF8.self)
+        case .text: return stamp + "== Info: " + String(decoding: redaction.redacted(kind, bytes), as: UTF8.self)
         case .headerOut: title = "=> Send header"
         case .headerIn: title = "<= Recv header"
         case .dataOut: title = "=> Send data"
@@ -37,7 +38,7 @@ public struct TraceOutput: Sendable, Equatable {
         case .tlsDataOut: title = "=> Send SSL data"
         case .tlsDataIn: title = "<= Recv SSL data"
         }
-        let data = kind == .headerOut || kind == .headerIn ? CredentialRedaction.redacted(block: bytes) : Array(bytes)
+        let data = kind == .headerOut || kind == .headerIn ? redaction.redacted(kind, bytes) : Array(bytes)
         var out = "\(stamp)\(title), \(data.count) bytes (0x\(String(data.count, radix: 16)))\n"
         let width = asciiOnly ? 0x40 : 0x10
         var index = 0

@@ -5,8 +5,10 @@ import HTTPDNS
 /// (``CredentialRedaction``) and every line escaped by ``Printable``: a header a server sent can hold any byte,
 /// and none of them reaches the terminal raw (curl prints them as received).
 public enum VerboseTrace {
-    /// The printable form of one trace callback: every line prefixed, secrets redacted, controls escaped.
-    public static func render(_ kind: TraceKind, _ bytes: UnsafeRawBufferPointer) -> String {
+    /// The printable form of one trace callback: every line prefixed, secrets redacted (`redaction`: the handle's
+    /// dump so far, so a line or a folded value that spans callbacks is redacted whole), controls escaped.
+    public static func render(_ kind: TraceKind, _ bytes: UnsafeRawBufferPointer,
+                              redaction: CredentialRedaction.Stream = CredentialRedaction.Stream()) -> String {
         let prefix: String
         switch kind {
         case .text: prefix = "* "
@@ -15,12 +17,13 @@ public enum VerboseTrace {
         case .dataOut, .dataIn, .tlsDataOut, .tlsDataIn: return ""  // -v shows no bytes
         }
         // Split on LF bytes: as Characters, "\r\n" is one grapheme and would not split on "\n".
+        let redacted = redaction.redacted(kind, bytes)
         var out = ""
-        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        if bytes.last == UInt8(ascii: "\n") { lines.removeLast() }
+        var lines = redacted.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        if redacted.last == UInt8(ascii: "\n") { lines.removeLast() }
         for line in lines {
             let text = line.last == UInt8(ascii: "\r") ? line.dropLast() : line[...]
-            out += prefix + Printable.escaped(bytes: CredentialRedaction.redacted(line: text)) + "\n"
+            out += prefix + Printable.escaped(bytes: text) + "\n"
         }
         return out
     }

@@ -30,7 +30,7 @@ public struct ProviderChoice: Sendable, Equatable {
         let parts = value.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
         guard let descriptor = ProviderDescriptor.all.first(where: { $0.environment.word == parts[0] }),
               let arguments = descriptor.environment.arguments(parts.count == 2 ? String(parts[1]) : nil) else {
-            throw CurlError.usage("IPCURL_DNS=\(Printable.quoted(String(ServerURL.redacted(value).prefix(80)))): expected "
+            throw CurlError.usage("IPCURL_DNS=\(Printable.quoted(String(CurlURL.redacted(text: value).prefix(80)))): expected "
                                   + ProviderDescriptor.alternatives(ProviderDescriptor.all.map(\.environment.text)))
         }
         self.init(descriptor, arguments)

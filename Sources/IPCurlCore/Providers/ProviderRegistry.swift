@@ -1,3 +1,4 @@
+import CurlKit
 import HTTPDNS
 
 extension ProviderDescriptor {
@@ -34,7 +35,7 @@ extension ProviderDescriptor {
     /// hash); the defaults when none was given.
     static func serverListKey(_ choice: ProviderChoice, _ settings: ResolverSettings) -> String {
         let urls = choice.descriptor.servers?.urls(choice, settings) ?? []
-        return "\(choice.descriptor.kind.rawValue) " + urls.map(ServerURL.redacted).joined(separator: " ")
+        return "\(choice.descriptor.kind.rawValue) " + urls.map { CurlURL.redacted(text: $0) }.joined(separator: " ")
     }
 
     /// The end of a vendor's cache-key text: the `--httpdns-server` URLs as given (which carry no user info or

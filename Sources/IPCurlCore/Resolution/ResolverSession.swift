@@ -54,8 +54,6 @@ public final class ResolverSession: @unchecked Sendable {
     private let policy: ResolutionPolicy
     private var resolutions = NameList<Resolution>()
     private var announced = false
-    /// The system-lookup warnings told so far: each once per run.
-    private var warned: [String] = []
     private let lock = Lock()
 
     /// A session resolving as `settings` say; HTTPDNS queries use `transport`'s trust and limits.
@@ -72,7 +70,7 @@ public final class ResolverSession: @unchecked Sendable {
     /// else `-v`'s note for each server; and `-v`'s note on why there is no cache.
     public func announce() {
         guard lock.locked({ () -> Bool in defer { announced = true }; return !announced }) else { return }
-        for line in settings.systemLookupWarnings() { warnOnce(line) }
+        for line in settings.systemLookupWarnings() { diagnostics.warnOnce(line) }
         guard diagnostics.verbose else { return }
         diagnostics.traceNotes((settings.cacheNote.map { [$0] } ?? []) + (settings.fallback ? settings.serverNameNotes() : []))
     }
@@ -81,16 +79,7 @@ public final class ResolverSession: @unchecked Sendable {
     /// resolver when it is named by a host name; `pinnable` when the request's handle carries the `--resolve`
     /// entries (a fetch's), so one of them can pin it.
     func warnAboutProxy(_ route: ProxyEnvironment.Route, pinnable: Bool) {
-        if let line = settings.proxyWarning(route, for: "requests", pinnable: pinnable) { warnOnce(line) }
-    }
-
-    private func warnOnce(_ line: String) {
-        let first = lock.locked { () -> Bool in
-            guard !warned.contains(line) else { return false }
-            warned.append(line)
-            return true
-        }
-        if first { diagnostics.warning(line) }
+        if let line = settings.proxyWarning(route, for: "requests", pinnable: pinnable) { diagnostics.warnOnce(line) }
     }
 
     /// Resolves `host` (as libcurl will look it up; `unicode`, the IDN as written, for `-v`) for `port`, within

@@ -131,6 +131,15 @@ public struct ResolverSettings: Sendable {
         return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
     }
 
+    /// Makes the provider once without asking it anything, so a setting it refuses (a server URL libcurl rejects,
+    /// port 0, credentials over http) is a usage error before any work, as a fetch's first lookup makes it one;
+    /// any other failure is left to the lookups, which report it.
+    public func checkProvider(transport: TransportOptions) throws(CurlError) {
+        do throws(ResolutionError) { _ = try resolver(transport: transport) } catch {
+            if error.kind == .configuration { throw CurlError(error) }
+        }
+    }
+
     private func resolver(transport: TransportOptions) throws(ResolutionError) -> any Resolver {
         let network = try CurlTransport(options: transport)
         return try provider.descriptor.makeResolver(ProviderContext(choice: provider, settings: self, transport: network))

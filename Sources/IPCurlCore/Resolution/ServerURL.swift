@@ -13,13 +13,13 @@ public enum ServerURL {
         for text in texts {
             let url: CurlURL
             do { url = try CurlURL(text, guessScheme: false) } catch {
-                throw .configuration(setting, value: redacted(text), error.message)
+                throw .configuration(setting, value: CurlURL.redacted(text: text), error.message)
             }
             if setting == .vendorServer, url.hasCredentials || url.query != nil {
-                throw .configuration(setting, value: redacted(text), "expected http:// or https://HOST[:PORT][/PATH]")
+                throw .configuration(setting, value: CurlURL.redacted(text: text), "expected http:// or https://HOST[:PORT][/PATH]")
             }
             guard (1...65535).contains(url.port) else {
-                throw .configuration(setting, value: redacted(text), "port \(url.port) is not 1-65535")
+                throw .configuration(setting, value: CurlURL.redacted(text: text), "port \(url.port) is not 1-65535")
             }
             servers.append(try HTTPDNSServer(scheme: url.scheme, host: url.host, port: url.port, path: url.path,
                                              query: url.query, userInfo: url.userInfo, serviceName: serviceName,
@@ -31,19 +31,5 @@ public enum ServerURL {
     /// Checks `texts` as vendor server URLs without asking anything; a usage error names `--httpdns-server`.
     public static func checkVendorServers(_ texts: [String]) throws(CurlError) {
         do { _ = try servers(texts, setting: .vendorServer) } catch { throw CurlError(error) }
-    }
-
-    /// `text` cut at its query and with any user info dropped, for messages.
-    public static func redacted(_ text: String) -> String {
-        withoutUserInfo(String(text.prefix { $0 != "?" && $0 != "#" }))
-    }
-
-    /// `text` with the user info of its authority (`scheme://USER:PASSWORD@`) dropped, even when libcurl rejects
-    /// the URL, and everything else kept.
-    public static func withoutUserInfo(_ text: String) -> String {
-        guard let slashes = text.firstRange(of: "://"), !text[..<slashes.lowerBound].contains("/") else { return text }
-        let authority = text[slashes.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        guard let at = authority.lastIndex(of: "@") else { return text }
-        return String(text[..<authority.startIndex] + text[text.index(after: at)...])
     }
 }

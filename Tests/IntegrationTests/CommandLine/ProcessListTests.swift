@@ -2,9 +2,10 @@ import Foundation
 import Testing
 
 /// Secrets given on the command line are blanked from `/proc/PID/cmdline` (what `ps` shows every local user) once
-/// the options are read: the values of `Authorization`, `Proxy-Authorization` and `Cookie` headers, a `-b` cookie
-/// string, and the user info and query values of resolver and proxy URLs, in every form the parser takes. What
-/// says which option it is (the header name, a cookie's name, the URL's host and path) stays readable.
+/// the options are read: the values of `Authorization`, `Proxy-Authorization` and `Cookie` headers (on every line of
+/// a value, folded lines included), a `-b` cookie string, and the user info and query values of resolver and proxy
+/// URLs (whatever the slashes after the scheme, or without one), in every form the parser takes. What says which
+/// option it is (the header name, a cookie's name, the URL's host and path) stays readable.
 @Suite struct ProcessListTests {
     /// One command line: its arguments (`PORT` is the silent listener's port, `DIR` a scratch directory), the
     /// secrets that must be gone and the parts that must stay.
@@ -23,6 +24,11 @@ import Testing
                          "--header", "X-Trace: visible-1", "http://a.test:PORT/"],
              secrets: ["hdr-secret-1", "hdr-secret-2", "hdr-secret-3", "hdr-secret-4"],
              kept: ["Authorization:", "-HCookie:", "--header=Proxy-Authorization:", "-sHauthorization:", "X-Trace: visible-1"]),
+        Line(name: "headers with leading blanks, CR LF-injected lines and folded values",
+             arguments: ["-H", "  Authorization: hdr-secret-5", "-H", "X-A: b\r\nAuthorization: hdr-secret-6",
+                         "-H", "X-B: c\r\nCookie: hdr-secret-7\r\n\tfold-secret-8\r\n more-secret-9", "http://a.test:PORT/"],
+             secrets: ["hdr-secret-5", "hdr-secret-6", "hdr-secret-7", "fold-secret-8", "more-secret-9"],
+             kept: ["  Authorization:", "X-A: b\r\nAuthorization:", "X-B: c\r\nCookie:"]),
         Line(name: "cookies",
              arguments: ["-b", "session=ck-secret-1; theme=ck-secret-2", "--cookie=id=ck-secret-3", "-b", "DIR/jar.txt",
                          "http://a.test:PORT/"],
@@ -40,6 +46,17 @@ import Testing
              arguments: ["-x", "http://proxy-user:proxy-secret-1@127.0.0.4:PORT", "http://a.test:PORT/"],
              secrets: ["proxy-user", "proxy-secret-1"],
              kept: ["http://", "@127.0.0.4:PORT"]),
+        Line(name: "proxy URLs with any number of slashes or no scheme",  // libcurl takes each; the last -x is used
+             arguments: ["-x", "http:/slash1-user:proxy-secret-2@127.0.0.4:PORT", "-x", "http:///slash3-user:proxy-secret-3@127.0.0.4:PORT",
+                         "-x", "http:bare-user:proxy-secret-4@127.0.0.4:PORT", "--proxy", "plain-user:proxy-secret-5@127.0.0.4:PORT",
+                         "http://a.test:PORT/"],
+             secrets: ["slash1-user", "slash3-user", "bare-user", "plain-user"] + (2...5).map { "proxy-secret-\($0)" },
+             kept: ["http:/", "@127.0.0.4:PORT", "--proxy"]),
+        Line(name: "DoH URLs with any number of slashes",
+             arguments: ["--doh", "https:/doh-user-2:doh-secret-3@127.0.0.1:1/dns-query",
+                         "--doh", "https:///doh-user-3:doh-secret-4@127.0.0.1:1/dns-query", "http://a.test:PORT/"],
+             secrets: ["doh-user-2", "doh-secret-3", "doh-user-3", "doh-secret-4"],
+             kept: ["https:/", "https:///", "@127.0.0.1:1/dns-query"]),
         Line(name: "check's headers",
              arguments: ["check", "-H", "Authorization: Bearer chk-secret-1", "http://a.test:PORT/"],
              secrets: ["chk-secret-1"], kept: ["Authorization:"]),

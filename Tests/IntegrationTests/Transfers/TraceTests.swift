@@ -79,6 +79,28 @@ import Testing
         }
     }
 
+    /// A folded value (obs-fold: the lines after a header line that start with a blank) is part of the header's
+    /// value: redacted in every dump, in a request header given with `-H` and in a response header, which libcurl
+    /// hands over one line per callback, so the value's lines arrive in callbacks of their own.
+    @Test(arguments: ["-v", "--trace", "--trace-ascii"])
+    func foldedCredentialValuesAreRedactedInEveryDump(dump: String) throws {
+        let response = "HTTP/1.1 200 OK\r\nAuthorization: Bearer\r\n\tANSWER-SECRET\r\n  more-ANSWER-SECRET\r\nX-Answer: kept\r\n"
+            + "Content-Length: 0\r\nConnection: close\r\n\r\n"
+        let server = try ScriptedResponder(response: Array(response.utf8))
+        let directory = try TemporaryDirectory()
+        let file = directory.path + "/dump"
+        let run = try oracle.ours(["-sS", "-o", "/dev/null", "-H", "Authorization: Bearer\r\n\tF0LDED-SECRET\r\n more-F0LDED-SECRET",
+                                   "-H", "X-Request: kept"] + (dump == "-v" ? ["-v"] : [dump, file]) + [server.url()])
+        #expect(run.status == 0, "\(run.stderr)")
+        var shown = run.stdout + run.stderr
+        if dump != "-v" {
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            shown += text + String(decoding: Self.hexColumns(text), as: UTF8.self)
+        }
+        #expect(shown.contains("X-Request: kept") && shown.contains("X-Answer: kept") && shown.contains("[redacted]"), "\(shown)")
+        for secret in ["F0LDED-SECRET", "ANSWER-SECRET"] { #expect(!shown.contains(secret), "\(dump) shows \(secret): \(shown)") }
+    }
+
     /// The bytes of a `--trace` dump's hex columns, in order.
     static func hexColumns(_ dump: String) -> [UInt8] {
         dump.split(separator: "\n").flatMap { line -> [UInt8] in
