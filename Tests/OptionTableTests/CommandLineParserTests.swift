@@ -184,6 +184,31 @@ private func failure(_ arguments: [String], files: [String: String] = [:]) -> St
         #expect(failure(["-K", "loop"], files: ["loop": "config loop\n"]).contains("too deeply"))
     }
 
+    /// A config file's own errors (too large, a line too long, a quote left open) end the parse wherever the file
+    /// is included, as they do at the top: only a bad option line is a warning.
+    @Test func anIncludedFileThatCannotBeReadAsAConfigEndsTheParse() {
+        let big = String(repeating: "# filler\n", count: (16 << 20) / 9 + 1)
+        let long = "#" + String(repeating: "x", count: 1 << 20) + "\n"
+        let files = ["big": big, "long": long, "quote": "output \"open\n"]
+        let failures = ["big", "long", "quote"].map { name in
+            failure(["-K", "top"], files: files.merging(["top": "silent\nconfig \(name)\nrequest PUT\n"]) { $1 })
+        }
+        #expect(failures[0] == "big: larger than 16 MiB, the most a config file may hold")
+        #expect(failures[1] == "long:1: a line longer than 1 MiB, the most a config line may hold")
+        #expect(failures[2] == "quote:1: unterminated quoted value")
+    }
+
+    /// Config files that include each other read at most 16 MiB together, each inclusion counted: 40 inclusions of
+    /// a file that includes a 20 KB file 40 times (32 MB) stop with one error instead of applying every line.
+    @Test func configFilesTogetherReadAtMost16MiB() {
+        let leaf = String(repeating: "header = \"X-Fan: a value\"\n", count: 20) + "#" + String(repeating: "x", count: 20_000) + "\n"
+        let files = ["top": String(repeating: "config mid\n", count: 40), "mid": String(repeating: "config leaf\n", count: 40),
+                     "leaf": leaf]
+        let message = failure(["-K", "top"], files: files)
+        #expect(message.hasPrefix("leaf: ") && message.contains("16 MiB together"), "\(message)")
+        #expect(failure(["-K", "mid", "-K", "mid"], files: files) == "no error", "two inclusions of 0.8 MB each fit")
+    }
+
     @Test func textAfterAnUnquotedValueIsAWarning() throws {
         var line = Line()
         var warnings: [String] = []
