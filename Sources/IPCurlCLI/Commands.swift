@@ -66,8 +66,8 @@ public enum Commands {
                                                   defaultConfig: String?,
                                                   _ diagnostics: Diagnostics) throws(Completion) -> Command {
         var command = Command()
-        var parser = makeParser(Command.self, first: first) { path in
-            try ConfigFileReader.read(path, mustBeUsersOwn: path == defaultConfig)
+        var parser = makeParser(Command.self, first: first) { path, atMost in
+            try ConfigFileReader.read(path, atMost: atMost, mustBeUsersOwn: path == defaultConfig)
         }
         parser.warn = { diagnostics.warning($0) }
         do {
@@ -87,7 +87,7 @@ public enum Commands {
     /// A parser of `Command`'s rows in curl's grammar, with `-K`/`--config` files read by `readFile`. `first` is
     /// the command line's first argument: a subcommand's name anywhere after it is a usage error for fetch.
     static func makeParser<Command: Subcommand>(_ command: Command.Type, first: String?,
-                                               readFile: @escaping (String) throws -> String) -> CommandLineParser<Command> {
+                                               readFile: @escaping (String, Int) throws -> String) -> CommandLineParser<Command> {
         var parser = CommandLineParser(rows: Command.rows) { (command: inout Command, argument: String) in
             if Command.name == Subcommands.defaultName, argument != first, Subcommands.named(argument) != nil {
                 throw OptionError("'\(argument)' is a subcommand: options go after the subcommand: 'ipcurl \(argument) [OPTIONS] ...'")
@@ -143,7 +143,7 @@ public enum Commands {
 /// The config file a fetch reads first, as curl reads `.curlrc`: `ipcurl/config` under `$XDG_CONFIG_HOME`, or under
 /// `~/.config` when that is unset or empty, else `~/.ipcurlrc`; skipped when the first argument is `--disable` or
 /// starts with `-q`. It may name a resolver command, so, as ssh reads `~/.ssh/config`, it is read only when it is
-/// the user's own (``ConfigFileReader/read(_:mustBeUsersOwn:)``).
+/// the user's own (``ConfigFileReader/read(_:atMost:mustBeUsersOwn:)``).
 enum DefaultConfig {
     static func path() -> String? {
         func variable(_ name: String) -> String? { getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } }
@@ -157,16 +157,16 @@ enum DefaultConfig {
     }
 }
 
-/// How `-K` files reach the parser: read no further than one byte past ``ConfigFile/Limits/standard`` (the parser
+/// How `-K` files reach the parser: read no further than the parser asks (one byte past what its caps leave: it
 /// refuses a larger file), and checked for ownership where asked.
 enum ConfigFileReader {
-    /// Reads a `-K` file (`-` is stdin) as text; with `mustBeUsersOwn`, a file owned by another user or writable by
-    /// others is a usage error (``LocalFiles/ownershipProblem(_:)``, judged on the opened file). A file that
-    /// cannot be read is exit 26, as in curl.
-    static func read(_ path: String, mustBeUsersOwn: Bool) throws(CurlError) -> String {
+    /// Reads at most `atMost` bytes of a `-K` file (`-` is stdin) as text; with `mustBeUsersOwn`, a file owned by
+    /// another user or writable by others is a usage error (``LocalFiles/ownershipProblem(_:)``, judged on the
+    /// opened file). A file that cannot be read is exit 26, as in curl, also when a config file names it.
+    static func read(_ path: String, atMost: Int, mustBeUsersOwn: Bool) throws(CurlError) -> String {
         var refusal: CurlError?
         do throws(CurlError) {
-            let bytes = try LocalFiles.read(path, atMost: ConfigFile.Limits.standard.bytes + 1) { info throws(CurlError) in
+            let bytes = try LocalFiles.read(path, atMost: atMost) { info throws(CurlError) in
                 guard mustBeUsersOwn, let problem = LocalFiles.ownershipProblem(info) else { return }
                 let error = CurlError.usage("\(path): \(problem): not read, since it could name a program to run")
                 refusal = error

@@ -1,3 +1,4 @@
+import CurlKit
 import OptionTable
 
 /// The command-line parser without the process around it, for the fuzz targets in `Fuzz/`. Not part of the
@@ -17,9 +18,9 @@ import OptionTable
     private static func parse<Command: Subcommand>(_ command: Command.Type, _ arguments: [String],
                                                   _ configFiles: [String: String]) -> String? {
         var config = Command()
-        var parser = Commands.makeParser(Command.self, first: arguments.first) { path in
-            guard let text = configFiles[path] else { throw OptionError("cannot read config from '\(path)'") }
-            return text
+        var parser = Commands.makeParser(Command.self, first: arguments.first) { path, atMost in
+            guard let text = configFiles[path] else { throw CurlError.readError.with(message: "cannot read config from '\(path)'") }
+            return String(decoding: text.utf8.prefix(atMost), as: UTF8.self)
         }
         do { try parser.parse(arguments, into: &config) } catch { return "\(error)" }
         return nil

@@ -6,7 +6,9 @@
 /// - The value after an option that takes one is taken whatever it looks like (`-d -1`).
 /// - `--` ends the options; everything else is handed to `positional` in order.
 /// - A config-file row (``configFileOption``) reads a file in curl's `-K` syntax and applies it in place; as in
-///   curl, a line with a bad option or value is reported through ``warn`` and skipped.
+///   curl, a line with a bad option or value is reported through ``warn`` and skipped. A file that cannot be
+///   read as a config file (beyond ``configLimits``, a quote left open, included too deeply) ends the parse
+///   (``ConfigFileError``), wherever it is included.
 /// - SeeAlso: curl's `src/tool_getparam.c` (`getparameter`, `parse_args`), `src/tool_parsecfg.c`.
 public struct CommandLineParser<Config> {
     public let rows: [OptionRow<Config>]
@@ -14,8 +16,13 @@ public struct CommandLineParser<Config> {
     public var positional: (inout Config, String) throws -> Void
     /// The long name of the row whose value is a config file to read (`config`); `nil`: no config files.
     public var configFileOption: String?
-    /// Reads a config file (`-` is standard input); the subcommand supplies it so errors carry its exit codes.
-    public var readFile: (String) throws -> String = { _ in throw OptionError("config files are not supported") }
+    /// Reads a config file (`-` is standard input), at most `atMost` bytes of it (a longer file may be cut there:
+    /// the parser refuses it); the subcommand supplies it so errors carry its exit codes.
+    public var readFile: (_ path: String, _ atMost: Int) throws -> String = { _, _ in
+        throw OptionError("config files are not supported")
+    }
+    /// The caps on config files: each file, each line, and every file this parser reads together.
+    public var configLimits = ConfigFile.Limits.standard
 
     /// Receives a config file's option errors: curl warns about a bad line and reads on.
     public var warn: (String) -> Void = { _ in }
@@ -24,6 +31,8 @@ public struct CommandLineParser<Config> {
     public private(set) var secretValues: [(index: Int, bytes: Range<Int>)] = []
 
     private var configDepth = 0
+    /// The bytes and the files of config files read so far, each inclusion counted.
+    private var configBytesRead = 0, configFilesRead = 0
 
     public init(rows: [OptionRow<Config>], positional: @escaping (inout Config, String) throws -> Void) {
         self.rows = rows
@@ -137,14 +146,29 @@ public struct CommandLineParser<Config> {
         }
     }
 
-    /// Reads a config file and applies each of its lines as an option; errors name the file and line.
+    /// Reads a config file and applies each of its lines as an option; errors name the file and line. The file
+    /// is read no further than one byte past what ``configLimits`` leave.
     private mutating func readConfig(_ path: String, into config: inout Config) throws {
-        guard configDepth < 8 else { throw ConfigNestingError(path: path) }
-        let text = try readFile(path)
+        let shown = path == "-" ? "<stdin>" : path
+        guard configDepth < 8 else { throw ConfigFileError("\(shown): config files include each other too deeply") }
+        guard configFilesRead < configLimits.totalFiles else {
+            throw ConfigFileError("\(shown): more than \(configLimits.totalFiles) config files to read (each inclusion counted),"
+                                  + " the most one command line may read")
+        }
+        configFilesRead += 1
+        let left = configLimits.totalBytes - configBytesRead
+        let text = try readFile(path, min(configLimits.bytes, left) + 1)
+        let size = text.utf8.count
+        if size <= configLimits.bytes, size > left {
+            throw ConfigFileError("\(shown): the config files read hold more than \(ConfigFile.sizeText(configLimits.totalBytes))"
+                                  + " together (each inclusion counted), the most one command line may read")
+        }
+        configBytesRead += size
+        let entries: [ConfigFile.Entry]
+        do { entries = try ConfigFile.entries(in: text, path: path, limits: configLimits) } catch { throw ConfigFileError(error.message) }
         configDepth += 1
         defer { configDepth -= 1 }
-        let shown = path == "-" ? "<stdin>" : path
-        for entry in try ConfigFile.entries(in: text, path: path) {
+        for entry in entries {
             if entry.ignoresRest {
                 let spelling = entry.name.hasPrefix("-") ? entry.name : "--" + entry.name
                 warn("\(shown):\(entry.line): option \(spelling): the value ends at white space; quote it to keep the rest of the line")
@@ -214,8 +238,11 @@ extension CommandLineParser {
     }
 }
 
-/// Config files that include each other (`config FILE` lines) more than eight deep: fatal, unlike a bad line.
-public struct ConfigNestingError: Error, Sendable, CustomStringConvertible {
-    public let path: String
-    public var description: String { "\(path): config files include each other too deeply" }
+/// A config file that cannot be read as one: beyond a cap of ``ConfigFile/Limits``, a quote left open, files that
+/// include each other (`config FILE` lines) more than eight deep. Fatal wherever the file is included, unlike a
+/// bad option line, which is a warning.
+public struct ConfigFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
 }

@@ -17,19 +17,28 @@ public enum ConfigFile {
         }
     }
 
-    /// The most a config file and each of its lines may hold, in bytes; a file or a line beyond them is an error,
-    /// and a reader need read no more than one byte past ``bytes``.
+    /// The most a config file and each of its lines may hold, in bytes, and the most the config files one command
+    /// line reads may hold together; a file, a line or a sum beyond them is an error, and a reader need read no
+    /// more than one byte past what is left.
     public struct Limits: Sendable, Equatable {
         /// The most bytes of a file.
         public let bytes: Int
         /// The most bytes of a line, its line end (LF) not counted.
         public let lineBytes: Int
+        /// The most bytes of every file one parse reads, each inclusion counted (``CommandLineParser``): files that
+        /// name each other many times over would otherwise multiply a few KiB into millions of lines.
+        public let totalBytes: Int
+        /// The most files one parse reads, each inclusion counted: reading a file costs as much as parsing thousands
+        /// of bytes, so an empty file named millions of times is bounded too.
+        public let totalFiles: Int
 
-        /// 16 MiB a file, 1 MiB a line: far beyond any config a person writes, far below what would strain memory.
+        /// 16 MiB a file and all files together, 1 MiB a line, 4,096 files: far beyond any config a person writes,
+        /// far below what would strain memory or time.
         public static let standard = Limits(bytes: 16 << 20, lineBytes: 1 << 20)
 
-        public init(bytes: Int, lineBytes: Int) {
-            (self.bytes, self.lineBytes) = (bytes, lineBytes)
+        /// `totalBytes` is `bytes` unless given.
+        public init(bytes: Int, lineBytes: Int, totalBytes: Int? = nil, totalFiles: Int = 4096) {
+            (self.bytes, self.lineBytes, self.totalBytes, self.totalFiles) = (bytes, lineBytes, totalBytes ?? bytes, totalFiles)
         }
     }
 
@@ -56,7 +65,7 @@ public enum ConfigFile {
     }
 
     /// `16 MiB`, or `1000 bytes` for a size that is not a whole number of MiB.
-    private static func sizeText(_ bytes: Int) -> String { bytes > 0 && bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : "\(bytes) bytes" }
+    static func sizeText(_ bytes: Int) -> String { bytes > 0 && bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : "\(bytes) bytes" }
 
     private typealias Bytes = Substring.UTF8View.SubSequence
 

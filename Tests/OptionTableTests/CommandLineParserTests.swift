@@ -36,7 +36,7 @@ private func parse(_ arguments: [String], files: [String: String] = [:]) throws 
     var line = Line()
     var parser = CommandLineParser(rows: rows) { $0.urls.append($1) }
     parser.configFileOption = "config"
-    parser.readFile = { path in
+    parser.readFile = { path, _ in
         guard let text = files[path] else { throw OptionError("cannot read \(path)") }
         return text
     }
@@ -174,7 +174,7 @@ private func failure(_ arguments: [String], files: [String: String] = [:]) -> St
         var warnings: [String] = []
         var parser = CommandLineParser(rows: rows) { $0.urls.append($1) }
         parser.configFileOption = "config"
-        parser.readFile = { _ in "silent\nmax-time = soon\nnope\nrequest PUT\n" }
+        parser.readFile = { _, _ in "silent\nmax-time = soon\nnope\nrequest PUT\n" }
         parser.warn = { warnings.append($0) }
         try parser.parse(["-K", "cfg"], into: &line)
         #expect(line.silent && line.method == "PUT" && line.maxTime == nil)
@@ -184,12 +184,59 @@ private func failure(_ arguments: [String], files: [String: String] = [:]) -> St
         #expect(failure(["-K", "loop"], files: ["loop": "config loop\n"]).contains("too deeply"))
     }
 
+    /// A config file's own errors (too large, a line too long, a quote left open) end the parse wherever the file
+    /// is included, as they do at the top: only a bad option line is a warning.
+    @Test func anIncludedFileThatCannotBeReadAsAConfigEndsTheParse() {
+        let big = String(repeating: "# filler\n", count: (16 << 20) / 9 + 1)
+        let long = "#" + String(repeating: "x", count: 1 << 20) + "\n"
+        let files = ["big": big, "long": long, "quote": "output \"open\n"]
+        let failures = ["big", "long", "quote"].map { name in
+            failure(["-K", "top"], files: files.merging(["top": "silent\nconfig \(name)\nrequest PUT\n"]) { $1 })
+        }
+        #expect(failures[0] == "big: larger than 16 MiB, the most a config file may hold")
+        #expect(failures[1] == "long:1: a line longer than 1 MiB, the most a config line may hold")
+        #expect(failures[2] == "quote:1: unterminated quoted value")
+    }
+
+    /// Config files that include each other read at most 16 MiB together, each inclusion counted: 40 inclusions of
+    /// a file that includes a 20 KB file 40 times (32 MB) stop with one error instead of applying every line.
+    @Test func configFilesTogetherReadAtMost16MiB() {
+        let leaf = String(repeating: "header = \"X-Fan: a value\"\n", count: 20) + "#" + String(repeating: "x", count: 20_000) + "\n"
+        let files = ["top": String(repeating: "config mid\n", count: 40), "mid": String(repeating: "config leaf\n", count: 40),
+                     "leaf": leaf]
+        let message = failure(["-K", "top"], files: files)
+        #expect(message.hasPrefix("leaf: ") && message.contains("16 MiB together"), "\(message)")
+        #expect(failure(["-K", "mid", "-K", "mid"], files: files) == "no error", "two inclusions of 0.8 MB each fit")
+        // An empty file costs no bytes, but each read counts: at most 4,096 files.
+        let empties = ["many": String(repeating: "config empty\n", count: 4095), "empty": ""]
+        #expect(failure(["-K", "many"], files: empties) == "no error")
+        #expect(failure(["-K", "many", "-K", "empty"], files: empties)
+                == "empty: more than 4096 config files to read (each inclusion counted), the most one command line may read")
+    }
+
+    /// Each file is read no further than one byte past what the caps leave, so an endless one ends there.
+    @Test func theReaderIsAskedForNoMoreThanTheCapsLeave() {
+        var asked: [Int] = []
+        var line = Line()
+        var parser = CommandLineParser(rows: rows) { $0.urls.append($1) }
+        parser.configFileOption = "config"
+        parser.configLimits = ConfigFile.Limits(bytes: 40, lineBytes: 20, totalBytes: 100)
+        let included = "silent\n# a comment line\n" + String(repeating: "#", count: 5) + "\n"  // 30 bytes
+        parser.readFile = { path, atMost in
+            asked.append(atMost)
+            return path == "top" ? String(repeating: "config a\n", count: 3) : included
+        }
+        #expect(throws: ConfigFileError("a: the config files read hold more than 100 bytes together (each inclusion counted),"
+                                        + " the most one command line may read")) { try parser.parse(["-K", "top"], into: &line) }
+        #expect(asked == [41, 41, 41, 14], "27 bytes of top, twice 30 of a, then 13 bytes left")
+    }
+
     @Test func textAfterAnUnquotedValueIsAWarning() throws {
         var line = Line()
         var warnings: [String] = []
         var parser = CommandLineParser(rows: rows) { $0.urls.append($1) }
         parser.configFileOption = "config"
-        parser.readFile = { _ in "header = X-A: b\r\n-d a\rb\r\nrequest PUT # a comment\r\n" }
+        parser.readFile = { _, _ in "header = X-A: b\r\n-d a\rb\r\nrequest PUT # a comment\r\n" }
         parser.warn = { warnings.append($0) }
         try parser.parse(["-K", "-"], into: &line)
         #expect(line.headers == ["X-A:"] && line.data == ["a"] && line.method == "PUT")

@@ -11,8 +11,12 @@ import IPCurlCore
 enum FetchCommand {
     static func run(_ line: FetchCommandLine, _ base: Diagnostics) -> Completion {
         if let path = line.stderrPath {
-            // curl's --stderr: everything meant for stderr goes to FILE ("-": stdout) from here on.
-            let descriptor = path == "-" ? 1 : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+            // curl's --stderr: everything meant for stderr goes to FILE ("-": stdout) from here on; a file another
+            // user planted is refused (PlantedFiles), one that cannot be opened leaves stderr where it was.
+            let descriptor: Int32
+            do throws(CurlError) { descriptor = path == "-" ? 1 : try PlantedFiles.open(path, O_WRONLY | O_CREAT | O_TRUNC) } catch {
+                return .refused(error)
+            }
             if descriptor >= 0 { dup2(descriptor, 2) }
         }
         let operations = line.operations.map { operation in
@@ -45,8 +49,16 @@ enum FetchCommand {
         case .failure(let error): return .reported(error)
         }
         guard transfers.count > 0 else { return .refused(.usage("no URL specified (see 'ipcurl --help')")) }
+        // libcurl writes each cookie jar when the run ends: checked, and claimed in a shared directory, before it starts.
+        var jars = Set<String>()
+        for jar in operations.compactMap(\.transfer.template.cookieJar) where jar != "-" && jars.insert(jar).inserted {
+            do throws(CurlError) { try PlantedFiles.claimCookieJar(jar) } catch { return .refused(error) }
+        }
         if let (path, asciiOnly) = line.trace {
-            let descriptor = path == "-" ? 1 : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+            let descriptor: Int32
+            do throws(CurlError) { descriptor = path == "-" ? 1 : try PlantedFiles.open(path, O_WRONLY | O_CREAT | O_TRUNC) } catch {
+                return .refused(error)
+            }
             guard descriptor >= 0 else { return .refused(CurlError.writeError.with(message: "Failed to create/open output: \(path)")) }
             job.trace = TraceOutput(descriptor: descriptor, asciiOnly: asciiOnly, stamped: line.traceTime)
         }

@@ -17,7 +17,8 @@ import HTTPDNS
 /// owner, except for a file another user may have planted in a sticky or world-writable directory, which is
 /// replaced by one of the running user's (``ReplacementOwner``); a symlink stays a link (its target is replaced);
 /// a file with other hard links whose owner is kept is rewritten in place at commit. A path that exists and is
-/// not a regular file (`/dev/null`, a FIFO) is written directly.
+/// not a regular file (`/dev/null`, a FIFO) is written directly. Links, FIFOs and files another user planted in a
+/// sticky world-writable directory are refused by ``PlantedFiles``, anywhere on the path.
 ///
 /// Where curl could write but no temporary file can take the name, the file is written in place, as curl does,
 /// and ``note`` says that it is not kept whole: a directory this user cannot write (no temporary file beside the
@@ -214,33 +215,33 @@ final class OutputFile {
             writer = .standardOutput
             return writer
         }
+        // Before --create-dirs makes a directory through a link someone else planted.
+        if let planted = PlantedFiles.refusal(toWrite: path, .byReplacement) {
+            failure = planted
+            return nil
+        }
         if createDirectories { Self.makeParents(of: path) }
         var info = stat()
         if refusesExisting, lstat(path, &info) == 0 {
             failure = refusal
             return nil
         }
-        guard ReplacementOwner.mayFollowLinks(at: path) else {
-            failure = CurlError.writeError.with(message: "Failed to open the file \(Printable.escaped(path)): a symlink"
-                + " another user made in a sticky world-writable directory is not followed (as fs.protected_symlinks)")
-            return nil
-        }
         let exists = stat(path, &info) == 0
         // A name the server chose is created, never truncated: only this process's own file is written over.
         let creation = refusesExisting ? O_CREAT | O_EXCL : O_CREAT | O_TRUNC
         if appends {
-            descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o666)
+            descriptor = openInPlace(path, O_WRONLY | O_APPEND | O_CREAT)
         } else if exists, (info.st_mode & S_IFMT) != S_IFREG {
-            descriptor = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+            descriptor = openInPlace(path, O_WRONLY | O_TRUNC)
         } else {
             target = exists ? Self.resolved(path) : path
             let keepsOwner = exists && ReplacementOwner.keepsOwner(of: info, at: target)
             // Rewriting a hard-linked file in place keeps its owner: not for one that may have been planted.
             rewritesInPlace = exists && info.st_nlink > 1 && keepsOwner
             if writesDirectly {
-                descriptor = open(target, O_WRONLY | creation | O_CLOEXEC, 0o666)
+                descriptor = openInPlace(target, O_WRONLY | creation)
             } else if let failure = createTemporary(replacing: exists ? info : nil, keepsOwner: keepsOwner) {
-                descriptor = open(target, O_WRONLY | creation | O_CLOEXEC, 0o666)
+                descriptor = openInPlace(target, O_WRONLY | creation)
                 if descriptor >= 0 {
                     note?("Writing \(Printable.escaped(path)) in place: no temporary file beside it (\(String(cString: strerror(failure))));"
                           + " a failed or interrupted transfer leaves it partial")
@@ -248,14 +249,23 @@ final class OutputFile {
             }
         }
         guard descriptor >= 0 else {
-            failure = refusesExisting && errno == EEXIST ? refusal
-                : CurlError.writeError.with(message: "Failed to open the file \(Printable.escaped(path)): \(String(cString: strerror(errno)))")
+            failure = failure ?? (refusesExisting && errno == EEXIST ? refusal
+                : CurlError.writeError.with(message: "Failed to open the file \(Printable.escaped(path)): \(String(cString: strerror(errno)))"))
             return nil
         }
         // Written in place, the name holds this process's file: a retry truncates it.
         if writesDirectly { refusesExisting = false }
         writer = DescriptorWriter(descriptor: descriptor)
         return writer
+    }
+
+    /// Opens `path` to be written in place, by ``PlantedFiles``'s rule for it: -1 with ``failure`` set when the
+    /// rule refuses it, -1 with `errno` when `open` fails.
+    private func openInPlace(_ path: String, _ flags: Int32) -> Int32 {
+        do throws(CurlError) { return try PlantedFiles.open(path, flags) } catch {
+            failure = error
+            return -1
+        }
     }
 
     /// Creates the temporary file beside ``target`` (registered for clean-up), giving it the mode and, when

@@ -11,7 +11,8 @@ import Darwin
 /// world-writable, in one the file's owner owns, or for a file of the running user. In a sticky or world-writable
 /// directory (`/tmp`) anyone may have planted the old file, so a download there (by root) is never handed to the
 /// planter: it belongs to the running user, and its mode is the old one cut by the umask, without set-id bits, so
-/// nobody may write it whom a new file would not let.
+/// nobody may write it whom a new file would not let. (Which planted names are not written at all, links and
+/// FIFOs, is ``PlantedFiles``'s rule.)
 enum ReplacementOwner {
     /// Whether the replacement of `existing`, in the directory whose status is `directory`, keeps its owner.
     static func keepsOwner(of existing: stat, in directory: stat) -> Bool {
@@ -31,28 +32,5 @@ enum ReplacementOwner {
     /// leaves, no set-id or sticky bit.
     static func mode(replacing existing: stat, umask: mode_t) -> mode_t {
         existing.st_mode & 0o777 & ~umask
-    }
-
-    /// Whether the symlinks `path` names (its last component, link after link) may be followed, as Linux's
-    /// `fs.protected_symlinks` decides: not a link in a sticky world-writable directory that belongs neither to the
-    /// running user nor to the directory's owner. `-o` resolves a link and renames over its target, which the
-    /// kernel's own check at `open` never sees, so the rule is applied here whatever the sysctl says.
-    static func mayFollowLinks(at path: String) -> Bool {
-        var current = path
-        for _ in 0..<40 {  // the kernel's limit of links in one lookup (ELOOP)
-            var link = stat()
-            guard lstat(current, &link) == 0, link.st_mode & S_IFMT == S_IFLNK else { return true }
-            let parent = TemporaryName.split(current).directory
-            var directory = stat()
-            guard stat(parent.isEmpty ? "." : parent, &directory) == 0 else { return false }
-            let shared = directory.st_mode & (S_ISVTX | S_IWOTH) == (S_ISVTX | S_IWOTH)
-            if shared, link.st_uid != geteuid(), link.st_uid != directory.st_uid { return false }
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
-            let count = readlink(current, &buffer, buffer.count)
-            guard count > 0 else { return false }
-            let target = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            current = target.hasPrefix("/") ? target : parent + target
-        }
-        return false
     }
 }

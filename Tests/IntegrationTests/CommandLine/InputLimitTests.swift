@@ -114,6 +114,41 @@ import Testing
         expectRefused(try limited(["-q", "-K", path] + pin + [lab.https("a.test")]), ["\(path):2:", "1 MiB"], "a long line")
     }
 
+    /// 2.7 KB of config files that fan out (three levels, each naming the next 40 times, 20 headers in the leaf)
+    /// would apply 1.28 million headers: the files one command line reads are at most 4,096 and hold at most 16 MiB
+    /// together, each inclusion counted, and beyond either it is exit 2 with one line.
+    @Test func configFilesIncludingEachOtherAreCappedTogether() throws {
+        let scratch = try TemporaryDirectory()
+        let url = lab.https("a.test", "/files/empty.txt")
+        let leaf = (1...20).map { "header = \"X-Fan-\($0): a value of a header\"\n" }.joined()
+        try leaf.write(toFile: scratch.path + "/level3", atomically: true, encoding: .utf8)
+        for level in 0..<3 {
+            try String(repeating: "config = \"\(scratch.path)/level\(level + 1)\"\n", count: 40)
+                .write(toFile: scratch.path + "/level\(level)", atomically: true, encoding: .utf8)
+        }
+        expectRefused(try limited(["-q", "-K", scratch.path + "/level0"] + pin + [url]), ["4096 config files"], "a fan-out")
+        let once = try limited(["-q", "-K", scratch.path + "/level2"] + pin + ["-s", "-o", "/dev/null", "-w", "%{http_code}", url])
+        #expect(once.status == 0 && once.stdout == "200", "one level of 40 inclusions is read: \(once.stderr.prefix(300))")
+        // Twenty inclusions of a file of 1 MiB: 20 MiB together.
+        let mebibyte = try filler(scratch, size: 1 << 20)
+        try String(repeating: "-K \(mebibyte)\n", count: 20).write(toFile: scratch.path + "/large", atomically: true, encoding: .utf8)
+        expectRefused(try limited(["-q", "-K", scratch.path + "/large"] + pin + [url]), ["\(mebibyte): ", "16 MiB together"],
+                      "20 MiB together")
+    }
+
+    /// A file a config file includes is held to the caps as one given on the command line: beyond them it is exit
+    /// 2 with one line, not a warning about the including line.
+    @Test func anIncludedConfigBeyondTheCapsIsRefusedAsAtTheTop() throws {
+        let scratch = try TemporaryDirectory()
+        let long = scratch.path + "/long"
+        try ("#" + String(repeating: "x", count: 1 << 20) + "\n").write(toFile: long, atomically: true, encoding: .utf8)
+        for (included, parts) in [("/dev/zero", ["/dev/zero", "16 MiB"]), (long, ["\(long):1:", "1 MiB"])] {
+            let top = scratch.path + "/top"
+            try "config = \"\(included)\"\n".write(toFile: top, atomically: true, encoding: .utf8)
+            expectRefused(try limited(["-q", "-K", top] + pin + [lab.https("a.test", "/files/empty.txt")]), parts, included)
+        }
+    }
+
     @Test func manyRepeatedResolveEntriesReachLibcurlOnceEachInOrder() throws {
         let scratch = try TemporaryDirectory()
         let path = scratch.path + "/pins"
