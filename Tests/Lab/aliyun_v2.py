@@ -32,8 +32,8 @@ SIGNED = ("id", "m", "dn", "cip", "q", "enc", "exp", "tags", "v")
 # iOS HttpdnsRemoteResolver.m prepareSigningParams L410-417 and buildFinalUrlWithBase L537-539. `cip` goes with
 # them (the issue's request object; no SDK sends it).
 ENCRYPTED = ("dn", "q", "cip", "tags")
-# Batch limit: AND resolve/BatchResolveHostService.java (maxCountPerRequest = 5); iOS HttpdnsRequestManager.m
-# (HTTPDNS_PRE_RESOLVE_BATCH_SIZE 5).
+# Batch limit: AND resolve/BatchResolveHostService.java L108 (maxCountPerRequest = 5); iOS HttpdnsRequestManager.m
+# L144-145 (HTTPDNS_PRE_RESOLVE_BATCH_SIZE, 5 in Config/HttpdnsInternalConstant.h L16).
 MAX_NAMES = 5
 # Longest signature validity accepted: fixture (the v1 limit of 24 h; AND request/HttpException.java L57-61 names
 # InvalidDuration "validity too long" without a number).
@@ -163,7 +163,7 @@ def parse(query, accounts, secret_hex, aes_key, name_ok, ip_ok, now=None):
     now = time.time() if now is None else now
     q = raw_params(query)
     account = q.get("id")
-    # `id` is a query parameter, not a path segment (AND ResolveHostHelper.java buildQueryStr L126; iOS
+    # `id` is a query parameter, not a path segment (AND ResolveHostHelper.java buildQueryStr L127; iOS
     # HttpdnsRemoteResolver.m L532); MissingArgument 400 and InvalidAccount 403 per the product document's code table.
     if not account:
         raise V2Error(400, "MissingArgument")
@@ -217,7 +217,7 @@ def verify(q, policy, secret_hex, now):
 
 
 def names_and_families(params, name_ok):
-    """`dn`: names joined by `,`, at most MAX_NAMES (AND resolve/ResolveHostHelper.java getConfig(hostList) L241-248),
+    """`dn`: names joined by `,`, at most MAX_NAMES (AND resolve/ResolveHostHelper.java getConfig(hostList) L237-248),
     else TooManyHosts; one bad name fails the whole request with InvalidHost (AND request/HttpException.java L63-67;
     the server answers one top-level code). `q`: `4`, `6` or `4,6` (AND getQuery L177-190; iOS getQueryTypeString
     L439-446); absent or empty means 4 (AND leaves it out for IPv4)."""
