@@ -6,8 +6,9 @@ SWIFTC   ?= swiftc
 LAB      := Tests/Lab/lab.sh
 PACKAGES := libcurl4-openssl-dev libssl-dev libyaml-dev nginx-light unbound knot-resolver openssl curl python3 groff-base \
             python3-pip perl prometheus prometheus-blackbox-exporter prometheus-pushgateway
-# Consumers of ipcurl check's reports, from PyPI, and Jenkins' JUnit schema from pytest's source distribution.
-PIP_PACKAGES := xmlschema prometheus-client junitparser
+# Consumers of ipcurl check's reports and the HTTPDNS fixture's AES-GCM (cryptography), from PyPI, and Jenkins' JUnit
+# schema from pytest's source distribution.
+PIP_PACKAGES := xmlschema prometheus-client junitparser cryptography
 JUNIT_XSD := .lab-cache/junit-10.xsd
 # Release builds: start-up and resident memory are features.
 # - The Swift runtime and libstdc++ link statically (Build/static-libstdc++ makes -lstdc++ pick the archive).
@@ -46,7 +47,7 @@ setup-apt:
 	$$sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q --no-install-recommends $$missing
 
 setup-consumers: setup-apt
-	@python3 -c 'import xmlschema, prometheus_client, junitparser' 2>/dev/null || \
+	@python3 -c 'import xmlschema, prometheus_client, junitparser, cryptography.hazmat.primitives.ciphers.aead' 2>/dev/null || \
 	  { echo "setup: pip install $(PIP_PACKAGES)"; python3 -m pip install -q $(PIP_PACKAGES) || \
 	    python3 -m pip install -q --break-system-packages $(PIP_PACKAGES); }
 	@if [ ! -s $(JUNIT_XSD) ]; then \
@@ -69,11 +70,12 @@ CONFINE = confine=(); resolv="$${IPCURL_LAB_DIR:-.lab}/resolv.conf"; printf 'nam
 	  confine=(unshare -m sh -c 'mount --bind "$$0" /etc/resolv.conf && exec "$$@"' "$$resolv"); \
 	  echo "make $@: system DNS confined to 127.0.0.1 (private mount namespace)"; fi
 
-## test: unit tests plus integration tests against the real nginx + unbound + kresd lab (started and stopped here).
-## As root the tests run in a private mount namespace whose resolv.conf names 127.0.0.1, so a fallback to the
-## system resolver stays on loopback.
+## test: the lab fixture's self-test (python, on addresses of its own), then unit tests plus integration tests against
+## the real nginx + unbound + kresd lab (started and stopped here). As root the tests run in a private mount
+## namespace whose resolv.conf names 127.0.0.1, so a fallback to the system resolver stays on loopback.
 test: setup
-	@set -e; $(LAB) up; trap '$(LAB) down' EXIT; \
+	@set -e; python3 -m unittest discover -s Tests/Lab -p 'test_*.py'; \
+	$(LAB) up; trap '$(LAB) down' EXIT; \
 	$(CONFINE); \
 	export IPCURL_JUNIT_XSD="$(CURDIR)/$(JUNIT_XSD)"; \
 	"$${confine[@]}" $(SWIFT) test 2>&1 | tee .build-test.log; status=$${PIPESTATUS[0]}; \

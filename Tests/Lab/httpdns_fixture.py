@@ -1,25 +1,35 @@
 #!/usr/bin/env python3
-"""Fake vendor HTTPDNS servers for the ipcurl lab (python3 stdlib + the openssl CLI).
+"""Fake vendor HTTPDNS servers for the ipcurl lab (python3 stdlib, the openssl CLI, python `cryptography`).
 
-One process serves the same APIs on several listeners, all on one loopback IP:
+One process serves the same APIs on several listeners, on the lab's HTTPDNS IP (--ip) and its service IP
+(--service-ip, the address Alibaba's /ss names):
 
-  http          plain HTTP
-  aliyun-tls    HTTPS, certificate for resolvers-cn.httpdns.aliyuncs.com only
-  tls           HTTPS, certificate for IP:<ip> and httpdns.test
-  fail          plain HTTP, 503 for every request (except /_stats and /_reset)
+  http            --ip, plain HTTP
+  aliyun-tls      --ip, HTTPS, certificate for resolvers-cn.httpdns.aliyuncs.com only (the v1 name)
+  tls             --ip, HTTPS, certificate for IP:<ip> and httpdns.test
+  fail            --ip, plain HTTP, 503 for every request (except the /_ control paths)
+  aliyun-v2-tls   --ip, HTTPS, certificate for resolvers.httpdns.aliyuncs.com only (the v2 and /ss name)
+  service-http    --service-ip, the http port; service-tls: --service-ip, the aliyun-v2-tls port and certificate.
+                  Both answer 503 to an account's requests after /_v2/fail-services?id=ACCOUNT, until its next /ss
 
 APIs (see Tests/Lab/README.md for every status and body):
 
-  /{account}/d, /sign_d, /resolve, /sign_resolve   Alibaba Cloud HTTPDNS (JSON)
+  /{account}/d, /sign_d, /resolve, /sign_resolve   Alibaba Cloud HTTPDNS v1 (JSON)
+  /v2/d?id=..&m=0|1|2                              Alibaba Cloud HTTPDNS v2: HMAC-SHA256, AES-128-CBC/GCM, batches
+                                                   (request rules in aliyun_v2.py)
+  /{account}/ss?region=..                          Alibaba service discovery: the service-ip listeners
   /d?dn=..                                         Tencent DNSPod HTTPDNS: plain, DES/AES (id=, alg=), token
   /resolve?name=.., /dns-query?name=..             DoH JSON (Google / Cloudflare style)
   POST /dns-query-wire                             DoH wire format (RFC 8484)
   /_stats, /_reset                                 request counters (global, all listeners)
+  /_v2/log, /_v2/fail-services                     v2 and /ss requests as received; failing service addresses
 
 Names in ZONE select malformed answers and misbehaving servers (hang, drip, huge, portal, redirect loop, ...).
-DES/AES run in `openssl enc` subprocesses, so the fixture shares no crypto code with the client.
+DES and AES-CBC run in `openssl enc` subprocesses and AES-GCM in python `cryptography`, so the fixture shares no
+crypto code with the client.
 Started by lab.sh; logs go to stderr.
 """
+import aliyun_v2 as v2
 import argparse
 import hashlib
 import hmac
@@ -35,7 +45,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections import Counter
+from collections import Counter, deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
@@ -96,9 +106,14 @@ SLOW_SECONDS = 5
 EVIL = "evil.test"
 NAME_RE = re.compile(r"^(?=.{1,253}$)[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*$")
 
-ALIYUN_ACCOUNTS = {"139450": False, "139451": True}  # account -> signing enforced
+# Alibaba accounts (v1 and v2) -> signing "optional" (checked when sent), "enforced" (unsigned refused with
+# UnsignedInterfaceDisabled) or "disabled" (AccountNotExists). 139460-139469 are spares like 139450, so a test can
+# have /ss requests and failing service addresses of its own.
+ALIYUN_ACCOUNTS = {"139450": "optional", "139451": "enforced", "139453": "disabled",
+                   **{str(n): "optional" for n in range(139460, 139470)}}
 DNSPOD_ID = "1234"
-SECRETS = {}  # aliyun, dnspod-aes, dnspod-des, dnspod-token; filled by main()
+SECRETS = {}  # aliyun, aliyun-aes, dnspod-aes, dnspod-des, dnspod-token; filled by main()
+SERVICE = {}  # ip, http, tls: where the service-ip listeners are; filled by main()
 
 def lookup(name):
     """(owner, record) for a name, following cname.test to a.test; (name, None) when absent."""
@@ -119,9 +134,12 @@ def norm(name):
 
 
 # -------------------------------------------------------------------- stats
+V2_LOG_SIZE = 2000  # /_v2/log keeps the newest this many /v2/d and /ss requests
+
 class Stats:
-    """Global counters (all listeners together). count(): one API request (/_stats and /_reset are not
-    counted); name(): one queried name, after decryption, once per host of a batch."""
+    """Global counters (all listeners together). count(): one API request (the /_ control paths are not
+    counted); name(): one queried name, after decryption, once per host of a batch; v2(): one /v2/d or /ss request
+    (its /_v2/log entry). Also the accounts whose service addresses fail (/_v2/fail-services)."""
 
     def __init__(self):
         self.lock = threading.Lock()
@@ -129,7 +147,31 @@ class Stats:
 
     def reset(self):
         with self.lock:
-            self.data = {"requests": 0, "by_path": Counter(), "by_listener": Counter(), "by_name": Counter()}
+            self.data = {"requests": 0, "by_path": Counter(), "by_listener": Counter(), "by_name": Counter(),
+                         "v2": {"d": 0, "ss": 0, "names_in_clear": 0, "by_code": Counter()}}
+            self.log = deque(maxlen=V2_LOG_SIZE)
+            self.failing = set()
+
+    def v2(self, entry):
+        with self.lock:
+            counters = self.data["v2"]
+            counters["d" if entry["path"] == "/v2/d" else "ss"] += 1
+            counters["names_in_clear"] += entry["names_in_clear"]
+            counters["by_code"][entry["code"] or f"HTTP {entry['status']}"] += 1
+            self.log.append(entry)
+
+    def v2_log(self, name=None, account=None, path=None):
+        with self.lock:
+            return [e for e in self.log if (name is None or name in e["names"]) and
+                    (account is None or e["account"] == account) and (path is None or e["path"] == path)]
+
+    def fail_services(self, account, on):
+        with self.lock:
+            (self.failing.add if on else self.failing.discard)(account)
+
+    def services_fail(self, account):
+        with self.lock:
+            return account in self.failing
 
     def count(self, listener, path):
         with self.lock:
@@ -143,18 +185,16 @@ class Stats:
 
     def snapshot(self):
         with self.lock:
-            return {k: dict(v) if isinstance(v, Counter) else v for k, v in self.data.items()}
+            out = {k: dict(v) if isinstance(v, Counter) else v for k, v in self.data.items()}
+            out["v2"] = {**out["v2"], "by_code": dict(out["v2"]["by_code"])}
+            return out
 
 STATS = Stats()
 
 # ------------------------------------------------------------------- crypto
 DES_PROVIDER_ARGS = ["-provider", "legacy", "-provider", "default"]  # OpenSSL 3: DES lives in "legacy"
 
-def openssl_enc(args, data):
-    p = subprocess.run(["openssl", "enc", *args], input=data, capture_output=True, timeout=10)
-    if p.returncode != 0:
-        raise ValueError(p.stderr.decode(errors="replace").strip() or "openssl enc failed")
-    return p.stdout
+openssl_enc = v2.openssl_enc
 
 def des(key, data, decrypt=False):
     """DES-ECB, PKCS5 padding, key = first 8 bytes of the key string (DNSPod's DES mode)."""
@@ -286,12 +326,17 @@ def aliyun_batch(names, want4, want6, client_ip):
     return {"dns": out}
 
 def aliyun(h, account, api, q):
-    if account not in ALIYUN_ACCOUNTS:
+    policy = ALIYUN_ACCOUNTS.get(account)
+    if policy is None:
         return aliyun_err(403, "InvalidAccount")
+    if policy == "disabled":
+        return aliyun_err(403, "AccountNotExists")
+    if api == "ss":
+        return aliyun_ss(h, account, q)
     if api not in ("d", "sign_d", "resolve", "sign_resolve"):
         return aliyun_err(404, "NotFound")
     signed, batch = api.startswith("sign_"), api.endswith("resolve")
-    if ALIYUN_ACCOUNTS[account] and not signed:
+    if policy == "enforced" and not signed:
         return aliyun_err(403, "UnsignedInterfaceDisabled")
     host = arg(q, "host")
     if not host:
@@ -335,6 +380,131 @@ def ips_ok(value, limit):
         return len(value.split(",")) <= limit and all(ipaddress.ip_address(p) for p in value.split(","))
     except ValueError:
         return False
+
+
+# ------------------------------------------------------ Alibaba HTTPDNS v2
+def v2_block(ips, ttl, no_ip_code=None):
+    """One family of a v2 answer (AND resolve/ResolveHostResponse.java fromResponse L143-194 reads ips, ttl,
+    extra, no_ip_code; NODE src/types.ts L129-147)."""
+    return {"ips": ips, "ttl": ttl, **({"no_ip_code": no_ip_code} if no_ip_code else {})}
+
+def v2_answer(name, families):
+    """The `answers` entry for one name: `dn` echoes the name asked (AND ResolveHostResponse.getHostItem L28-35
+    matches by it), then a `v4`/`v6` block for each family asked. A family without addresses has empty `ips` and
+    `no_ip_code` RRNotExist, and a name the zone does not know DomainNotExist in each (NODE src/types.ts L143; iOS
+    HttpdnsRemoteResolver.m processIPv4Info L257-263 reads either as "no record"); ttl 60 there, as in v1's empty
+    answer. Corpus kinds as in v1: wrong-host echoes evil.test, bad-type puts a string in `ips` and `ttl`, dup-key
+    adds an escaped second `ips` holding TRAP, empty gives both families empty `ips` with no `no_ip_code`."""
+    _, rec = lookup(name)
+    kind = (rec or {}).get("kind")
+    entry = {"dn": EVIL if kind == "wrong-host" else name}
+    if rec is None:
+        return {**entry, **{"v" + f: v2_block([], 60, "DomainNotExist") for f in ("4", "6") if f in families}}
+    if kind == "empty":
+        return {**entry, "v4": v2_block([], 60), "v6": v2_block([], 60)}
+    v4, v6, ttl, _ = fields(rec)
+    for family, ips in (("4", v4), ("6", v6)):
+        if family not in families:
+            continue
+        block = v2_block(ips, ttl) if ips else v2_block([], 60, "RRNotExist")
+        if ips and kind == "bad-type":
+            block = {"ips": ips[0], "ttl": str(ttl)}
+        if ips and kind == "dup-key":
+            block = DupKey(block, "ips", [TRAP])
+        entry["v" + family] = block
+    return entry
+
+def aliyun_v2(h, query):
+    """GET /v2/d: the request checked by aliyun_v2.parse, then `{"code":"success","mode":N,"data":…}` with `mode` a
+    number, in the mode of the request (AND resolve/ResolveHostResponseParser.java L24-40 and iOS
+    HttpdnsRemoteResolver.m extractDataContent L126-145 decrypt by the response's `mode`). `data` is
+    `{"cip":…,"answers":[…]}` (the product document's response table; iOS reads `data.cip`), in m=1|2 Base64 of
+    IV ‖ ciphertext [‖ tag] of its JSON text under a fresh random IV (AND impl/AESEncryptService.java decrypt
+    L92-138). A batch holding a special name behaves as in v1 (special())."""
+    try:
+        req = v2.parse(query, ALIYUN_ACCOUNTS, SECRETS["aliyun"], SECRETS["aliyun-aes"], NAME_RE.match,
+                       lambda ip: ips_ok(ip, 1))
+    except v2.V2Error as e:
+        return aliyun_err(e.status, e.code)
+    for n in req.names:
+        STATS.name(n)
+    sp = special(req.names, "aliyun")
+    if sp:
+        return sp
+    data = {"cip": req.cip or h.client_address[0], "answers": [v2_answer(n, req.families) for n in req.names]}
+    if req.mode == v2.PLAIN:
+        return jreply(200, {"code": "success", "mode": 0, "data": data})
+    iv = os.urandom(v2.IV_LENGTH[req.mode])
+    blob = v2.encrypt_data(req.mode, SECRETS["aliyun-aes"], render_dupkeys(data), iv)
+    return jreply(200, {"code": "success", "mode": int(req.mode), "data": blob})
+
+SS_REGIONS = ("cn", "hk", "sg", "us", "de", "global")  # the service-discovery document's `region` values
+
+def aliyun_ss(h, account, q):
+    """GET /{account}/ss: the service addresses (AND serverip/UpdateRegionServerTask.java L26-29 sends platform,
+    sdk_version, region=global, sid; iOS Scheduler/HttpdnsScheduleExecutor.m L54-73; none signs it, so `n`/`t`/`s`
+    are ignored here). The answer names the service-ip listener of the asking listener's scheme, with its port in
+    `service_ip_port` (AND serverip/UpdateRegionServerResponse.java fromResponse L81-130 reads service_ip,
+    service_ipv6, service_ip_port, service_ipv6_port; config/ServerConfig.java getPort L59-65 connects to port i
+    of address i, the scheme's default port when none is given). A /ss answered here ends the account's
+    /_v2/fail-services."""
+    region = arg(q, "region") or "cn"
+    if region not in SS_REGIONS:
+        return aliyun_err(400, "InvalidRegion")  # fixture
+    STATS.fail_services(account, False)
+    port = SERVICE["tls"] if h.server.tls else SERVICE["http"]
+    return jreply(200, {"service_ip": [SERVICE["ip"]], "service_ipv6": [], "service_ip_port": [port],
+                        "service_ipv6_port": []})
+
+def v2_account(path, query):
+    """The account of a /v2/d ("" when it names none) or /{account}/ss request; None for any other path."""
+    if path == "/v2/d":
+        try:
+            return v2.raw_params(query).get("id") or ""
+        except v2.V2Error:
+            return ""
+    m = re.fullmatch(r"/([^/]+)/ss", path)
+    return m.group(1) if m else None
+
+def v2_entry(h, url, account, response):
+    """The /_v2/log entry of one /v2/d or /ss request: where and how it arrived and what it got."""
+    status, body, ctype = response
+    code = None
+    if ctype.startswith("application/json"):
+        try:
+            obj = json.loads(body)
+            code = obj.get("code") if isinstance(obj, dict) and isinstance(obj.get("code"), str) else None
+        except ValueError:
+            pass
+    names = v2.quiet_names(url.query, SECRETS["aliyun-aes"]) if url.path == "/v2/d" else []
+    mode = None
+    if url.path == "/v2/d":
+        try:
+            mode = v2.raw_params(url.query).get("m")
+        except v2.V2Error:
+            pass
+    return {"path": url.path, "listener": h.server.label, "method": h.command, "account": account, "mode": mode,
+            "query": url.query, "host": h.headers.get("Host"), "sni": getattr(h.connection, "lab_sni", None),
+            "status": status, "code": code, "names": names,
+            "names_in_clear": mode in (v2.CBC, v2.GCM) and v2.names_in_clear(url.query, names)}
+
+def control(url):
+    """The /_ paths: counters and the v2 controls. None for any other path."""
+    q = parse_qs(url.query)
+    if url.path == "/_stats":
+        return jreply(200, STATS.snapshot())
+    if url.path == "/_reset":
+        STATS.reset()
+        return jreply(200, {"ok": True})
+    if url.path == "/_v2/log":
+        return jreply(200, {"requests": STATS.v2_log(arg(q, "name"), arg(q, "id"), arg(q, "path"))})
+    if url.path == "/_v2/fail-services":
+        account = arg(q, "id")
+        if account not in ALIYUN_ACCOUNTS:
+            return jreply(400, {"error": "id must name a lab account"})
+        STATS.fail_services(account, True)
+        return jreply(200, {"ok": True})
+    return None
 
 
 # ---------------------------------------------------------- DNSPod HTTPDNS
@@ -508,7 +678,10 @@ def arg(q, key):
     v = q.get(key)
     return v[0] if v else None
 
-def route(h, path, q):
+def route(h, path, query):
+    if path == "/v2/d":
+        return aliyun_v2(h, query)
+    q = parse_qs(query, keep_blank_values=True)
     if path == "/d":
         return dnspod(h, q)
     if path in ("/resolve", "/dns-query"):
@@ -529,29 +702,39 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         MODE.kind = None
         url = urlsplit(self.path)
-        if url.path == "/_stats":
-            return self.send(*jreply(200, STATS.snapshot()))
-        if url.path == "/_reset":
-            STATS.reset()
-            return self.send(*jreply(200, {"ok": True}))
+        response = control(url)
+        if response:
+            return self.send(*response)
         STATS.count(self.server.label, url.path)
-        if self.server.fail:
+        account = v2_account(url.path, url.query)
+        if self.server.fail or (self.server.service and account and STATS.services_fail(account)):
             # Count the names asked here as "fail:NAME", so a test can tell its own requests from others'.
-            for key, values in parse_qs(url.query).items():
-                if key in ("host", "dn", "name"):
-                    for value in values:
-                        for name in value.split(","):
-                            STATS.name("fail:" + norm(name))
-            return self.send(*reply(503, "service unavailable\n"))
-        try:
-            self.send(*route(self, url.path, parse_qs(url.query, keep_blank_values=True)))
-        except Exception as e:  # a fixture bug must still answer
-            log(f"{self.server.label}: error handling {self.path!r}: {e!r}")
-            self.send(*reply(500, "fixture error\n"))
+            q = parse_qs(url.query)
+            names = [norm(name) for key, values in q.items() if key in ("host", "dn", "name")
+                     for value in values for name in value.split(",")]
+            if url.path == "/v2/d" and "enc" in q:  # v2 encrypted: the names inside enc
+                names += v2.quiet_names(url.query, SECRETS["aliyun-aes"])
+            for name in names:
+                STATS.name("fail:" + name)
+            response = reply(503, "service unavailable\n")
+        else:
+            try:
+                response = route(self, url.path, url.query)
+            except Exception as e:  # a fixture bug must still answer
+                log(f"{self.server.label}: error handling {self.path!r}: {e!r}")
+                response = reply(500, "fixture error\n")
+        if account is not None:
+            STATS.v2(v2_entry(self, url, account, response))
+        self.send(*response)
 
     def not_allowed(self):
-        STATS.count(self.server.label, urlsplit(self.path).path)
-        self.send(*jreply(405, {"code": "MethodNotAllowed"}))
+        url = urlsplit(self.path)
+        STATS.count(self.server.label, url.path)
+        response = jreply(405, {"code": "MethodNotAllowed"})
+        account = v2_account(url.path, url.query)
+        if account is not None:
+            STATS.v2(v2_entry(self, url, account, response))
+        self.send(*response)
 
     do_PUT = do_DELETE = do_PATCH = not_allowed
 
@@ -637,43 +820,63 @@ def log(msg):
     sys.stderr.flush()
 
 def tls_context(cert, key):
+    """A server context that notes the client's SNI on the connection (`lab_sni`, for /_v2/log)."""
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     ctx.load_cert_chain(cert, key)
     ctx.set_alpn_protocols(["http/1.1"])
+    ctx.sni_callback = lambda sock, name, _: setattr(sock, "lab_sni", name)
     return ctx
+
+def read_secrets(directory):
+    """The secret files; the Alibaba signing secret and AES key must be hex (the v2 API hex-decodes both)."""
+    for key, file in (("aliyun", "aliyun.secret"), ("aliyun-aes", "aliyun-aes.key"), ("dnspod-aes", "dnspod-aes.key"),
+                      ("dnspod-des", "dnspod-des.key"), ("dnspod-token", "dnspod.token")):
+        with open(os.path.join(directory, file)) as f:
+            SECRETS[key] = f.read().strip()
+    if not v2.is_hex_key(SECRETS["aliyun"]):
+        sys.exit("httpdns_fixture: aliyun.secret must be hex (the v2 API signs with its hex-decoded bytes)")
+    if not v2.is_hex_key(SECRETS["aliyun-aes"], 16):
+        sys.exit("httpdns_fixture: aliyun-aes.key must be 32 hex digits (an AES-128 key)")
+    SECRETS["aliyun-aes"] = bytes.fromhex(SECRETS["aliyun-aes"])
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--ip", default="127.0.0.5")
-    for name in ("http", "aliyun-tls", "tls", "fail"):
+    ap.add_argument("--service-ip", default="127.0.0.10", help="the address /ss names (service-http, service-tls)")
+    for name in ("http", "aliyun-tls", "tls", "fail", "aliyun-v2-tls"):
         ap.add_argument(f"--{name}-port", type=int, required=True)
-    ap.add_argument("--aliyun-cert", required=True)
-    ap.add_argument("--aliyun-key", required=True)
-    ap.add_argument("--cert", required=True)
-    ap.add_argument("--key", required=True)
-    ap.add_argument("--secrets", required=True, help="dir with aliyun.secret dnspod-aes.key dnspod-des.key dnspod.token")
+    for name in ("aliyun-cert", "aliyun-key", "aliyun-v2-cert", "aliyun-v2-key", "cert", "key"):
+        ap.add_argument(f"--{name}", required=True)
+    ap.add_argument("--secrets", required=True,
+                    help="dir with aliyun.secret aliyun-aes.key dnspod-aes.key dnspod-des.key dnspod.token")
     ap.add_argument("--pidfile")
     a = ap.parse_args()
-    for key, file in (("aliyun", "aliyun.secret"), ("dnspod-aes", "dnspod-aes.key"),
-                      ("dnspod-des", "dnspod-des.key"), ("dnspod-token", "dnspod.token")):
-        with open(os.path.join(a.secrets, file)) as f:
-            SECRETS[key] = f.read().strip()
+    read_secrets(a.secrets)
     check_des()
-    listeners = [("http", a.http_port, None, False),
-                 ("aliyun-tls", a.aliyun_tls_port, tls_context(a.aliyun_cert, a.aliyun_key), False),
-                 ("tls", a.tls_port, tls_context(a.cert, a.key), False),
-                 ("fail", a.fail_port, None, True)]
+    wrong = v2.check_known_answers()
+    if wrong:
+        sys.exit(f"httpdns_fixture: {', '.join(wrong)} disagree with the known-answer vectors (openssl, cryptography)")
+    SERVICE.update(ip=a.service_ip, http=a.http_port, tls=a.aliyun_v2_tls_port)
+    v2_ctx = tls_context(a.aliyun_v2_cert, a.aliyun_v2_key)
+    # label, address, port, TLS context, fail (503 to everything), service (a /ss service address)
+    listeners = [("http", a.ip, a.http_port, None, False, False),
+                 ("aliyun-tls", a.ip, a.aliyun_tls_port, tls_context(a.aliyun_cert, a.aliyun_key), False, False),
+                 ("tls", a.ip, a.tls_port, tls_context(a.cert, a.key), False, False),
+                 ("fail", a.ip, a.fail_port, None, True, False),
+                 ("aliyun-v2-tls", a.ip, a.aliyun_v2_tls_port, v2_ctx, False, False),
+                 ("service-http", a.service_ip, a.http_port, None, False, True),
+                 ("service-tls", a.service_ip, a.aliyun_v2_tls_port, v2_ctx, False, True)]
     servers = []
-    for label, port, ctx, fail in listeners:
+    for label, ip, port, ctx, fail, service in listeners:
         try:
-            srv = Server((a.ip, port), Handler)
+            srv = Server((ip, port), Handler)
         except OSError as e:
-            sys.exit(f"httpdns_fixture: cannot listen on {a.ip}:{port} ({label}): {e.strerror}")
-        srv.label, srv.fail = label, fail
+            sys.exit(f"httpdns_fixture: cannot listen on {ip}:{port} ({label}): {e.strerror}")
+        srv.label, srv.fail, srv.service, srv.tls = label, fail, service, ctx is not None
         if ctx:  # handshake lazily in the handler thread, not in accept()
             srv.socket = ctx.wrap_socket(srv.socket, server_side=True, do_handshake_on_connect=False)
         servers.append(srv)
-    labdaemon.serve(servers, a.pidfile, log, ", ".join(f"{s.label}={a.ip}:{s.server_port}" for s in servers))
+    labdaemon.serve(servers, a.pidfile, log, ", ".join(f"{s.label}={s.server_address[0]}:{s.server_port}" for s in servers))
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@
 # State dir: ${IPCURL_LAB_DIR:-<repo root>/.lab}
 # Port overrides (else picked free): LAB_HTTPS_PORT, LAB_HTTP_PORT, LAB_DOH_PORT,
 #   LAB_DNS_PORT, LAB_KRESD_PORT, LAB_HTTPDNS_HTTP_PORT, LAB_HTTPDNS_ALIYUN_TLS_PORT,
-#   LAB_HTTPDNS_TLS_PORT, LAB_HTTPDNS_FAIL_PORT, LAB_ECHO_PORT.
+#   LAB_HTTPDNS_TLS_PORT, LAB_HTTPDNS_FAIL_PORT, LAB_HTTPDNS_ALIYUN_V2_TLS_PORT, LAB_ECHO_PORT.
 set -euo pipefail
 
 # Debian installs nginx, unbound and kresd in /usr/sbin, which a user's PATH may lack.
@@ -29,8 +29,10 @@ LAB_IP=127.0.0.2        # a.test b.test cname.test xn--bcher-kva.test failover.t
 LAB_WRONG_IP=127.0.0.3  # serves other.test's certificate only
 LAB_IP6=::1             # a.test cname.test v6.test xn--bcher-kva.test; default vhost
 DOH_IP=127.0.0.1        # unbound: DoH on LAB_DOH_PORT, plain DNS (TCP) on LAB_DNS_PORT; kresd: DoH on LAB_KRESD_PORT
-HTTPDNS_IP=127.0.0.5    # httpdns_fixture.py: every listener
-ALIYUN_TLS_NAME=resolvers-cn.httpdns.aliyuncs.com  # the only name in that listener's cert
+HTTPDNS_IP=127.0.0.5    # httpdns_fixture.py: every listener but the service ones
+HTTPDNS_SERVICE_IP=127.0.0.10  # httpdns_fixture.py: the service address Alibaba's /ss names (HTTP and v2 TLS ports)
+ALIYUN_TLS_NAME=resolvers-cn.httpdns.aliyuncs.com  # the only name in that listener's cert (v1)
+ALIYUN_V2_TLS_NAME=resolvers.httpdns.aliyuncs.com  # the only name in the v2 and service listeners' cert
 SECRETS="$STATE/secrets"
 FIXTURE=httpdns-fixture # pid file name; the process itself is python3
 ECHO_IP=127.0.0.6       # echo_backend.py (nginx proxies /api/ here)
@@ -147,6 +149,7 @@ declare -A LEAVES=(
     [default.invalid]="DNS:default.invalid"
     [doh]="IP:127.0.0.1, DNS:doh.test"
     [$ALIYUN_TLS_NAME]="DNS:$ALIYUN_TLS_NAME"
+    [$ALIYUN_V2_TLS_NAME]="DNS:$ALIYUN_V2_TLS_NAME"
     [httpdns.test]="IP:$HTTPDNS_IP, DNS:httpdns.test"
     [failover.test]="DNS:failover.test"
     [mtls.test]="DNS:mtls.test"
@@ -227,6 +230,7 @@ make_secrets() {
     # shellcheck disable=SC2059
     {
         secret aliyun.secret  "secrets.token_hex(16)"
+        secret aliyun-aes.key "secrets.token_hex(16)"
         secret dnspod-aes.key "$(printf "$alnum" 16)"
         secret dnspod-des.key "$(printf "$alnum" 8)"
         secret dnspod.token   "secrets.randbelow(900000000) + 100000000"
@@ -246,7 +250,7 @@ COUNT = int(sys.argv[1])
 TAKEN = {int(p) for p in sys.argv[2:] if p}
 ADDRS = [(socket.AF_INET, "127.0.0.1"), (socket.AF_INET, "127.0.0.2"), (socket.AF_INET, "127.0.0.7"),
          (socket.AF_INET, "127.0.0.3"), (socket.AF_INET, "127.0.0.5"),
-         (socket.AF_INET, "127.0.0.6"), (socket.AF_INET6, "::1")]
+         (socket.AF_INET, "127.0.0.6"), (socket.AF_INET, "127.0.0.10"), (socket.AF_INET6, "::1")]
 def free_everywhere(port):
     for fam, addr in ADDRS:
         s = socket.socket(fam, socket.SOCK_STREAM)
@@ -309,7 +313,12 @@ probe_fixture() {
         "${base[@]}" "http://$HTTPDNS_IP:$LAB_HTTPDNS_FAIL_PORT/_stats" 2>/dev/null &&
         "${base[@]}" "https://$HTTPDNS_IP:$LAB_HTTPDNS_TLS_PORT/_stats" 2>/dev/null &&
         "${base[@]}" --resolve "$ALIYUN_TLS_NAME:$LAB_HTTPDNS_ALIYUN_TLS_PORT:$HTTPDNS_IP" \
-            "https://$ALIYUN_TLS_NAME:$LAB_HTTPDNS_ALIYUN_TLS_PORT/_stats" 2>/dev/null
+            "https://$ALIYUN_TLS_NAME:$LAB_HTTPDNS_ALIYUN_TLS_PORT/_stats" 2>/dev/null &&
+        "${base[@]}" --resolve "$ALIYUN_V2_TLS_NAME:$LAB_HTTPDNS_ALIYUN_V2_TLS_PORT:$HTTPDNS_IP" \
+            "https://$ALIYUN_V2_TLS_NAME:$LAB_HTTPDNS_ALIYUN_V2_TLS_PORT/_stats" 2>/dev/null &&
+        "${base[@]}" "http://$HTTPDNS_SERVICE_IP:$LAB_HTTPDNS_HTTP_PORT/_stats" 2>/dev/null &&
+        "${base[@]}" --resolve "$ALIYUN_V2_TLS_NAME:$LAB_HTTPDNS_ALIYUN_V2_TLS_PORT:$HTTPDNS_SERVICE_IP" \
+            "https://$ALIYUN_V2_TLS_NAME:$LAB_HTTPDNS_ALIYUN_V2_TLS_PORT/_stats" 2>/dev/null
 }
 
 # The echo backend directly, then through nginx (a.test /api/ proxies to it).
@@ -327,8 +336,8 @@ probe_echo() {
 }
 
 PORT_KEYS=(LAB_HTTPS_PORT LAB_HTTP_PORT LAB_DOH_PORT LAB_DNS_PORT LAB_KRESD_PORT LAB_HTTPDNS_HTTP_PORT
-    LAB_HTTPDNS_ALIYUN_TLS_PORT LAB_HTTPDNS_TLS_PORT LAB_HTTPDNS_FAIL_PORT LAB_ECHO_PORT LAB_BLACKBOX_PORT
-    LAB_PUSHGATEWAY_PORT LAB_PROXY_PORT LAB_PROXY_AUTH_PORT)
+    LAB_HTTPDNS_ALIYUN_TLS_PORT LAB_HTTPDNS_TLS_PORT LAB_HTTPDNS_FAIL_PORT LAB_HTTPDNS_ALIYUN_V2_TLS_PORT
+    LAB_ECHO_PORT LAB_BLACKBOX_PORT LAB_PUSHGATEWAY_PORT LAB_PROXY_PORT LAB_PROXY_AUTH_PORT)
 
 load_env() {
     local key
@@ -368,10 +377,12 @@ start_kresd() {
 # session (setsid); it exits at once if a port is taken.
 start_fixture() {
     : >"$STATE/httpdns-fixture.log"
-    nohup python3 "$LAB_SRC/httpdns_fixture.py" --ip "$HTTPDNS_IP" \
+    nohup python3 "$LAB_SRC/httpdns_fixture.py" --ip "$HTTPDNS_IP" --service-ip "$HTTPDNS_SERVICE_IP" \
         --http-port "$LAB_HTTPDNS_HTTP_PORT" --aliyun-tls-port "$LAB_HTTPDNS_ALIYUN_TLS_PORT" \
         --tls-port "$LAB_HTTPDNS_TLS_PORT" --fail-port "$LAB_HTTPDNS_FAIL_PORT" \
+        --aliyun-v2-tls-port "$LAB_HTTPDNS_ALIYUN_V2_TLS_PORT" \
         --aliyun-cert "$CERTS/$ALIYUN_TLS_NAME.pem" --aliyun-key "$CERTS/$ALIYUN_TLS_NAME.key" \
+        --aliyun-v2-cert "$CERTS/$ALIYUN_V2_TLS_NAME.pem" --aliyun-v2-key "$CERTS/$ALIYUN_V2_TLS_NAME.key" \
         --cert "$CERTS/httpdns.test.pem" --key "$CERTS/httpdns.test.key" \
         --secrets "$SECRETS" --pidfile "$STATE/$FIXTURE.pid" \
         </dev/null >>"$STATE/httpdns-fixture.log" 2>&1 &
@@ -498,6 +509,8 @@ cmd_up() {
     for tool in nginx unbound kresd openssl curl python3 prometheus-blackbox-exporter prometheus-pushgateway; do
         command -v "$tool" >/dev/null || die "$tool not found in PATH"
     done
+    python3 -c 'import cryptography.hazmat.primitives.ciphers.aead' 2>/dev/null ||
+        die "python3 lacks the cryptography package (the fixture's AES-GCM; make setup installs it)"
     # kresd's control socket is a Unix socket: sun_path has room for 107 bytes and a NUL.
     (( $(printf '%s' "$STATE/kresd.control" | wc -c) <= 107 )) ||
         die "state dir too long for kresd's control socket ($STATE/kresd.control): set a shorter IPCURL_LAB_DIR"
@@ -587,9 +600,16 @@ LAB_HTTPDNS_ALIYUN_TLS_PORT=$LAB_HTTPDNS_ALIYUN_TLS_PORT
 LAB_HTTPDNS_ALIYUN_TLS_NAME=$ALIYUN_TLS_NAME
 LAB_HTTPDNS_TLS_PORT=$LAB_HTTPDNS_TLS_PORT
 LAB_HTTPDNS_FAIL_PORT=$LAB_HTTPDNS_FAIL_PORT
+LAB_HTTPDNS_ALIYUN_V2_TLS_PORT=$LAB_HTTPDNS_ALIYUN_V2_TLS_PORT
+LAB_HTTPDNS_ALIYUN_V2_TLS_NAME=$ALIYUN_V2_TLS_NAME
+LAB_HTTPDNS_SERVICE_IP=$HTTPDNS_SERVICE_IP
 LAB_ALIYUN_ACCOUNT=139450
 LAB_ALIYUN_SIGNED_ACCOUNT=139451
+LAB_ALIYUN_DISABLED_ACCOUNT=139453
+LAB_ALIYUN_UNKNOWN_ACCOUNT=139459
+LAB_ALIYUN_SPARE_ACCOUNTS=139460-139469
 LAB_ALIYUN_SECRET_FILE=$SECRETS/aliyun.secret
+LAB_ALIYUN_AES_KEY_FILE=$SECRETS/aliyun-aes.key
 LAB_DNSPOD_ID=1234
 LAB_DNSPOD_AES_KEY_FILE=$SECRETS/dnspod-aes.key
 LAB_DNSPOD_DES_KEY_FILE=$SECRETS/dnspod-des.key
@@ -626,7 +646,9 @@ ipcurl lab is up (state: $STATE)
   DoH    https://$DOH_IP:$LAB_DOH_PORT/dns-query  (unbound, HTTP/2 only)
   DoH    https://$DOH_IP:$LAB_KRESD_PORT/dns-query  (kresd, caching, forwards to unbound's plain DNS on TCP $DOH_IP:$LAB_DNS_PORT)
   HTTPDNS fixture on $HTTPDNS_IP: http :$LAB_HTTPDNS_HTTP_PORT, https :$LAB_HTTPDNS_ALIYUN_TLS_PORT ($ALIYUN_TLS_NAME),
-         https :$LAB_HTTPDNS_TLS_PORT (IP + httpdns.test), 503 :$LAB_HTTPDNS_FAIL_PORT
+         https :$LAB_HTTPDNS_TLS_PORT (IP + httpdns.test), 503 :$LAB_HTTPDNS_FAIL_PORT,
+         https :$LAB_HTTPDNS_ALIYUN_V2_TLS_PORT ($ALIYUN_V2_TLS_NAME); Alibaba /ss service address $HTTPDNS_SERVICE_IP
+         (http :$LAB_HTTPDNS_HTTP_PORT, https :$LAB_HTTPDNS_ALIYUN_V2_TLS_PORT)
   mixed.test  A $LAB_IP (its own certificate) and A $LAB_WRONG_IP (another name's): one good address, one bad
   blackbox_exporter http://127.0.0.1:$LAB_BLACKBOX_PORT (module https_lab), pushgateway http://127.0.0.1:$LAB_PUSHGATEWAY_PORT
   CA     $CERTS/ca.pem
