@@ -47,7 +47,7 @@ import Testing
         #expect(answers.clientIP == IPAddress("1.2.3.4"))
         let name = try #require(answers.answer(for: "www.aliyun.com"))
         #expect(name.v4 == .addresses([IPAddress("1.1.1.1")!], ttl: 60))
-        #expect(name.v6 == AliyunV2.FamilyAnswer.none(code: nil), "asked, not answered: no IPv6 address")
+        #expect(name.v6 == AliyunV2.FamilyAnswer.noAddress(code: nil), "asked, not answered: no IPv6 address")
     }
 
     @Test(arguments: [AliyunV2.Mode.cbc, .gcm])
@@ -135,7 +135,7 @@ import Testing
         """#
         let answers = try #require(Self.answers(try Self.read(body, names: ["a.test", "b.test", "c.test"])))
         #expect(Self.addresses(answers.answer(for: "a.test")?.v4) == ["192.0.2.1", "192.0.2.11"])
-        #expect(answers.answer(for: "a.test")?.v6 == .none(code: "RRNotExist"))
+        #expect(answers.answer(for: "a.test")?.v6 == .noAddress(code: "RRNotExist"))
         #expect(answers.answer(for: "b.test")?.v6 == .addresses([IPAddress("2001:db8::2")!], ttl: 90))
         #expect(answers.answer(for: "c.test") == nil, "asked, not answered")
         guard case .answer(let b) = answers.verdict(for: "b.test") else { Issue.record("b.test"); return }
@@ -200,8 +200,8 @@ import Testing
         let body = #"{"code":"success","data":{"answers":[{"dn":"www.aliyun.com","v4":{"ips":["1.1.1.1"],"ttl":60,"no_ip_code":"DomainNotExist"},"v6":{"ips":[]}}]}}"#
         let answers = try #require(Self.answers(try Self.read(body)))
         let name = try #require(answers.answer(for: "www.aliyun.com"))
-        #expect(name.v4 == .none(code: "DomainNotExist"), "no_ip_code wins over stray addresses")
-        #expect(name.v6 == .none(code: nil))
+        #expect(name.v4 == .noAddress(code: "DomainNotExist"), "no_ip_code wins over stray addresses")
+        #expect(name.v6 == .noAddress(code: nil))
         guard case .noRecords(let reason) = answers.verdict(for: "www.aliyun.com") else { Issue.record("not noRecords"); return }
         #expect(reason == "no IPv4 address ('DomainNotExist'), no IPv6 address", "\(reason)")
     }
