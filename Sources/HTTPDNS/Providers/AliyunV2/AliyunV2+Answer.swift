@@ -1,5 +1,7 @@
 extension AliyunV2 {
     /// What one server's response to a query says.
+    /// - SeeAlso: "域名解析接口" §6 (response and error codes); the Android SDK
+    ///   `resolve/ResolveHostResponseParser.java`.
     public enum Reply: Sendable {
         /// `{"code":"success",…}`: the answers, checked.
         case answers(Answers)
@@ -13,6 +15,8 @@ extension AliyunV2 {
     }
 
     /// The checked answers of one response.
+    /// - SeeAlso: "域名解析接口" §6.1 (`data.cip`, `data.answers`); the Android SDK
+    ///   `resolve/ResolveHostResponse.java`.
     public struct Answers: Sendable, Equatable {
         /// The client address the server answered for (`cip`, inside `data` or beside it), when it said.
         public let clientIP: IPAddress?
@@ -46,6 +50,7 @@ extension AliyunV2 {
     }
 
     /// One name's answer: each family asked for, `nil` for a family that was not.
+    /// - SeeAlso: "域名解析接口" §6.1 (`dn`, `v4`, `v6`).
     public struct NameAnswer: Sendable, Equatable {
         /// The name, normalized.
         public let name: String
@@ -56,6 +61,8 @@ extension AliyunV2 {
     }
 
     /// What the server said about one family of one name.
+    /// - SeeAlso: "域名解析接口" §6.1 (`ips`, `ttl`, `no_ip_code`); the iOS SDK `HttpdnsRemoteResolver.m` (an empty
+    ///   `ips` or a `no_ip_code` is "no record").
     public enum FamilyAnswer: Sendable, Equatable {
         /// Addresses, each parsed and of the family, valid for `ttl` seconds (a TTL that is missing, zero or negative
         /// is ``AliyunV2/defaultTTL``).

@@ -1,6 +1,6 @@
 extension AliyunV2 {
     /// A vendor error code, the `code` of an error body such as `{"code":"InvalidSignature"}`.
-    /// - SeeAlso: DOC-RESOLVE §6.2 (status of each code); the Android SDK `request/HttpException.java` (which codes
+    /// - SeeAlso: "域名解析接口" §6.2 (status of each code); the Android SDK `request/HttpException.java` (which codes
     ///   end the search); Alibaba Cloud HTTPDNS "authenticated access" (`UnsignedInterfaceDisabled`,
     ///   https://help.aliyun.com/document_detail/143562.html).
     public enum Code: Sendable, Hashable {
@@ -81,6 +81,7 @@ extension AliyunV2 {
     }
 
     /// The vendor's refusal of a query: its code and the HTTP status it came with.
+    /// - SeeAlso: the Android SDK `request/HttpException.java` (codes read from error bodies of non-200 responses).
     public struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         /// The code.
         public let code: Code

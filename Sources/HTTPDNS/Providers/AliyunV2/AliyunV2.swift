@@ -30,6 +30,8 @@ public struct AliyunV2: Sendable {
     public static let version = "1.0"
 
     /// The `m` parameter: how the query's names and the answer travel.
+    /// - SeeAlso: "域名解析接口" §3.1 (`m`); the Android SDK `impl/AESEncryptService.java` (`PLAIN("0")`,
+    ///   `AES_CBC("1")`, `AES_GCM("2")`).
     public enum Mode: Int, Sendable {
         /// In clear.
         case plain = 0
@@ -118,8 +120,8 @@ public struct AliyunV2: Sendable {
 extension AliyunV2 {
     /// One query's names: 1 to ``AliyunV2/batchLimit`` valid DNS names, normalized (``HostName/normalized(_:)``),
     /// each once.
-    /// - SeeAlso: DOC-RESOLVE §3.1 ("最多支持5个域名"); the Android SDK `BatchResolveHostService.java`
-    ///   (`maxCountPerRequest = 5`).
+    /// - SeeAlso: "域名解析接口" §3.1 (`dn`: "最多支持5个域名"); the Android SDK
+    ///   `resolve/BatchResolveHostService.java` (`maxCountPerRequest = 5`).
     public struct Names: Sendable, Equatable {
         /// The names, in the order first given.
         public let names: [String]
@@ -150,6 +152,7 @@ extension AliyunV2 {
     }
 
     /// A query ready to send: its path (with the query string) and what its answer is read against.
+    /// - SeeAlso: the iOS SDK `HttpdnsRemoteResolver.m` (`constructHttpdnsResolvingUrl`, `buildFinalUrlWithBase`).
     public struct Query: Sendable {
         /// The names asked about.
         public let names: Names
