@@ -146,6 +146,22 @@ import Testing
         #expect(AliyunV2.Encryption.plain.mode == .plain)
     }
 
+    @Test func noKeyShowsInADescriptionOrADump() throws {
+        let api = try Self.api(.gcm, clientIP: "192.0.2.1")
+        var dumped = ""
+        dump(api, to: &dumped)
+        let gcm = try AESGCM(key: Array(0...15).map(UInt8.init))
+        var dumpedGCM = ""
+        dump(gcm, to: &dumpedGCM)
+        for text in ["\(api)", String(reflecting: api), dumped, "\(api.encryption)", "\(gcm)", String(reflecting: gcm), dumpedGCM] {
+            // The AES key's bytes (0, 1, 2, …) and the secret's (0x00, 0x11, 0x22, …), as numbers or hex.
+            for secret in ["0, 1, 2, 3", "0, 17, 34, 51", Self.aesKey, Self.secret, "0x11", "1, 2, 3"] {
+                #expect(!text.contains(secret), "\(secret) in \(text)")
+            }
+        }
+        #expect("\(api)".contains("100000") && "\(api.encryption)".contains("gcm"), "the rest still shows")
+    }
+
     @Test(arguments: ["", "12 34", "1,2", "../x", String(repeating: "9", count: 33)])
     func oddAccountsAreRefused(_ account: String) {
         let error = #expect(throws: ResolutionError.self) { try AliyunV2(account: account, signingKey: nil) }

@@ -6,7 +6,7 @@ import CCrypto
 /// Unlike CBC (``SymmetricCipher``), opening authenticates: a changed byte anywhere, or the wrong key, fails.
 /// - SeeAlso: `EVP_CipherInit_ex2`, `EVP_CTRL_AEAD_GET_TAG`/`EVP_CTRL_AEAD_SET_TAG`, `RAND_bytes`; NIST SP 800-38D;
 ///   Alibaba's Android SDK `impl/AESEncryptService.java` (`GCMParameterSpec(128, iv)`, IV of 12 bytes).
-public struct AESGCM: Sendable {
+public struct AESGCM: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// Bytes in the IV that starts a sealed message.
     public static let ivLength = ccrypto_gcm_iv_length
     /// Bytes in the tag that ends it.
@@ -14,6 +14,11 @@ public struct AESGCM: Sendable {
 
     private let key: [UInt8]
     private let cipher: LibCrypto.Handle
+
+    /// `AESGCM(redacted)`: no description, dump or mirror shows the key.
+    public var description: String { "AESGCM(redacted)" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
 
     /// The cipher with `key`, which must be 16 bytes. Throws ``CipherError`` for another length or when this
     /// libcrypto offers no AES-128-GCM.

@@ -8,13 +8,14 @@ import Darwin
 /// (``read(_:for:)``), and asks no server itself (``AliyunV2Resolver`` races the servers).
 ///
 /// A query names 1–5 hosts (``Names``) and the families wanted (`q`: `4`, `6` or `4,6`), optionally the client's
-/// address (`cip`), and carries `exp` (now plus ``signatureLifetime``) and `v=1.0`. With a ``SigningKey`` it is
-/// signed: `s` is the lowercase hex HMAC-SHA256, keyed with the hex-decoded secret, of the signed parameters'
-/// `key=value` pairs with non-empty values, sorted by key, joined with `&`, values raw (before percent-encoding).
-/// Plain (`m=0`), the signed parameters are `id, m, dn, q, cip, exp, v`. Encrypted (``Encryption``: `m=1` AES-CBC,
-/// `m=2` AES-GCM), `dn`, `q` and `cip` travel only inside `enc`, the lowercase hex of IV ‖ ciphertext [‖ tag] of
-/// their JSON object, and the signed parameters are `enc, exp, id, m, v`. `tags` and `sdns-*` are not sent. In
-/// the URL every value is percent-encoded, RFC 3986's unreserved characters kept (`,` is `%2C`).
+/// address (`cip`), and carries `exp` (the current time plus ``signatureLifetime``) and `v=1.0`. With a
+/// ``SigningKey`` it is signed: `s` is the lowercase hex HMAC-SHA256, keyed with the hex-decoded secret, of the
+/// signed parameters' `key=value` pairs with non-empty values, sorted by key, joined with `&`, values raw (before
+/// percent-encoding). Plain (`m=0`), the signed parameters are `id, m, dn, q, cip, exp, v`. Encrypted
+/// (``Encryption``: `m=1` AES-CBC, `m=2` AES-GCM), `dn`, `q` and `cip` travel only inside `enc`, the lowercase hex
+/// of IV ‖ ciphertext [‖ tag] of their JSON object, and the signed parameters are `enc, exp, id, m, v`. `tags` and
+/// `sdns-*` are not sent. In the URL every value is percent-encoded, RFC 3986's unreserved characters kept (`,` is
+/// `%2C`).
 /// - SeeAlso: Alibaba Cloud EMAS HTTPDNS "域名解析接口" (https://help.aliyun.com/document_detail/2978980.html); the
 ///   iOS SDK `AlicloudHttpDNS/HttpdnsRemoteResolver.m` and the Android SDK
 ///   `httpdns-sdk/src/main/java/com/alibaba/sdk/android/httpdns/resolve/ResolveHostHelper.java` and
@@ -24,7 +25,8 @@ public struct AliyunV2: Sendable {
     public static let path = "/v2/d"
     /// The most names one query may carry.
     public static let batchLimit = 5
-    /// How long a query's signature stays valid: `exp` is now plus this many seconds, as the iOS and Android SDKs.
+    /// How long a query's signature stays valid: `exp` is the current time plus this many seconds, as in the iOS and
+    /// Android SDKs.
     public static let signatureLifetime = 600
     /// The `v` parameter.
     public static let version = "1.0"
@@ -169,8 +171,13 @@ extension AliyunV2 {
     /// The key `s` is computed with: the console's signing secret, hex-decoded.
     /// - SeeAlso: the Android SDK `impl/SignService.java` (`CommonUtil.decodeHex(mSecretKey)`), the iOS SDK
     ///   `Utils/HttpdnsUtil.m` (`dataFromHexString`).
-    public struct SigningKey: Sendable {
+    public struct SigningKey: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
         private let bytes: [UInt8]
+
+        /// `SigningKey(redacted)`: no description, dump or mirror shows the key.
+        public var description: String { "SigningKey(redacted)" }
+        public var debugDescription: String { description }
+        public var customMirror: Mirror { Mirror(self, children: [:]) }
 
         /// The key from `hex`: hex digits in either case, an even number of them, nothing else (white space
         /// included). Throws a ``CipherError`` that does not quote the text.
@@ -188,10 +195,15 @@ extension AliyunV2 {
     /// How queries and answers are encrypted: plain, or AES-128 (CBC or GCM) with the account's key.
     /// - SeeAlso: the Android SDK `impl/AESEncryptService.java` (modes `0`, `1`, `2`; IVs of 16 and 12 bytes), the
     ///   iOS SDK `HttpdnsRemoteResolver.m` (`encryptParams`, `decryptData`).
-    public struct Encryption: Sendable {
+    public struct Encryption: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
         /// The mode queries are sent in.
         public let mode: Mode
         private let key: [UInt8]
+
+        /// `Encryption(gcm)`: the mode only; no description, dump or mirror shows the key.
+        public var description: String { "Encryption(\(mode))" }
+        public var debugDescription: String { description }
+        public var customMirror: Mirror { Mirror(self, children: ["mode": mode]) }
 
         /// No encryption.
         public static let plain = Encryption(mode: .plain, key: [])
