@@ -14,6 +14,7 @@ let fuzzTargets: [(name: String, libraries: [String])] = [
     ("FuzzDoHJSON", ["HTTPDNS"]),
     ("FuzzAliyunSingle", ["HTTPDNS"]),
     ("FuzzAliyunBatch", ["HTTPDNS"]),
+    ("FuzzAliyunV2", ["HTTPDNS"]),
     ("FuzzDNSPodPlain", ["HTTPDNS"]),
     ("FuzzDNSPodAES", ["HTTPDNS"]),
     ("FuzzDNSPodDES", ["HTTPDNS"]),

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the seed corpora in Corpus/<Target>/: answers in the shapes the vendors document and the lab fixture
 (Tests/Lab/httpdns_fixture.py) serves. Deterministic except the AES IVs. Run from anywhere: python3 make-seeds.py"""
-import json, os, pathlib, shutil, struct, subprocess
+import base64, json, os, pathlib, shutil, struct, subprocess
 
 ROOT = pathlib.Path(__file__).resolve().parent / "Corpus"
 
@@ -109,6 +109,74 @@ def des(text):
 
 write("FuzzDNSPodAES", [aes(text) for text in plain if text] + ["", "00ff"])
 write("FuzzDNSPodDES", [des(text) for text in plain if text] + ["", "0011223344556677\n"])
+
+# ------------------------------------------------------------------ Alibaba Cloud HTTPDNS v2 (/v2/d), key 000102…0f
+# Byte 0: bit 0 HTTP 200 or 403; bits 1-2 the query's mode (0 plain, 1 CBC, 2 GCM); bits 3-4 the families (0 both,
+# 1 IPv4, 2 IPv6). GCM is built from the openssl command's CTR and ECB modes and GHASH here (`openssl enc` has no GCM).
+V2_KEY = bytes(range(16))
+
+def v2_selector(mode=0, families=0, status=200):
+    return bytes([(1 if status != 200 else 0) | mode << 1 | families << 3])
+
+def ecb(block):
+    return openssl(["-aes-128-ecb", "-K", V2_KEY.hex(), "-nopad"], block)
+
+def ghash(h, data):
+    def mul(x, y):  # GF(2^128) with GCM's bit order (NIST SP 800-38D, algorithm 1)
+        z, v = 0, y
+        for i in range(127, -1, -1):
+            if x >> i & 1:
+                z ^= v
+            v = v >> 1 ^ (0xE1 << 120) if v & 1 else v >> 1
+        return z
+    x, h = 0, int.from_bytes(h, "big")
+    padded = data + bytes(-len(data) % 16) + struct.pack(">QQ", 0, len(data) * 8)
+    for start in range(0, len(padded), 16):
+        x = mul(x ^ int.from_bytes(padded[start:start + 16], "big"), h)
+    return x.to_bytes(16, "big")
+
+def v2_seal(text, mode, iv):
+    if mode == 1:
+        return iv + openssl(["-aes-128-cbc", "-K", V2_KEY.hex(), "-iv", iv.hex(), "-nosalt"], text.encode())
+    ct = openssl(["-aes-128-ctr", "-K", V2_KEY.hex(), "-iv", (iv + b"\0\0\0\2").hex()], text.encode())
+    tag = bytes(a ^ b for a, b in zip(ghash(ecb(bytes(16)), ct), ecb(iv + b"\0\0\0\1")))
+    return iv + ct + tag
+
+# The GCM above against the issue's known answer, so a broken helper cannot write seeds that never open.
+assert v2_seal('{"dn":"www.aliyun.com","q":"4"}', 2, bytes(range(12))).hex() == (
+    "000102030405060708090a0be84ec3a04421d5233ca54feb5aca097ddd0879893ecfd1d49703cb0f2066df51cf84b0f41cdfc190ff201b9ce3b9e3")
+
+def v2_answer(dn, v4=None, v6=None, ttl=60, v4_code=None, v6_code=None):
+    entry = {"dn": dn}
+    for key, ips, code in (("v4", v4, v4_code), ("v6", v6, v6_code)):
+        if ips is not None or code is not None:
+            entry[key] = {"ips": ips or [], "ttl": ttl, "extra": ""}
+            if code:
+                entry[key]["no_ip_code"] = code
+    return entry
+
+v2_data = [
+    {"cip": "198.51.100.1", "answers": [v2_answer("www.example.com", ["192.0.2.1", "192.0.2.2"], ["2001:db8::1"], 300),
+                                        v2_answer("a.example.com", ["192.0.2.3"], [], v6_code="RRNotExist"),
+                                        v2_answer("b.example.com", [], [], v4_code="DomainNotExist", v6_code="DomainNotExist")]},
+    {"answers": [v2_answer("www.example.com", ["192.0.2.1"], None, ttl=0)]},
+    {"cip": "2001:db8::99", "answers": [v2_answer("b.example.com", None, ["2001:db8::2", "::ffff:192.0.2.9"], -5)]},
+    {"answers": []},
+]
+v2_seeds = []
+for index, data in enumerate(v2_data):
+    for families in range(3):
+        v2_seeds.append(v2_selector(0, families) + js({"code": "success", "mode": 0, "data": data}).encode())
+    for mode in (1, 2):
+        sealed = v2_seal(js(data), mode, bytes([index * 16 + n for n in range(16 if mode == 1 else 12)]))
+        shown = mode if index % 2 == 0 else str(mode)  # a number or a numeric string, as the SDKs accept
+        v2_seeds.append(v2_selector(mode) + js({"code": "success", "mode": shown, "data": base64.b64encode(sealed).decode()}).encode())
+        v2_seeds.append(v2_selector(mode) + base64.b64encode(sealed))  # the data value alone: the decryption check
+v2_seeds += [v2_selector(0, status=403) + js({"code": code}).encode()
+             for code in ("InvalidSignature", "UnsignedInterfaceDisabled", "ServiceLevelDeny", "InvalidHost")]
+v2_seeds += [v2_selector(0) + js({"code": "success", "cip": "192.0.2.77", "data": {"answers": [v2_answer("evil.example", ["127.0.0.9"])]}}).encode(),
+             v2_selector(2) + js({"code": "success", "mode": 1, "data": base64.b64encode(v2_seal("{}", 1, bytes(16))).decode()}).encode()]
+write("FuzzAliyunV2", v2_seeds)
 
 # ------------------------------------------------------------------ --resolve and resolver command lines
 write("FuzzResolveEntry", ["www.example.com:443:192.0.2.1", "+a.test:8443:127.0.0.2,[::1]", "example.com:80:2001:db8::1,192.0.2.1",

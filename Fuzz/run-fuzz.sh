@@ -8,7 +8,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # Longest input per target: a few times the largest real answer.
 max_len() {
     case $1 in
-        FuzzDNSMessage) echo 1024 ;; FuzzTargetsFile | FuzzConfigFile | FuzzWriteOut | FuzzAliyunBatch) echo 2048 ;;
+        FuzzDNSMessage) echo 1024 ;; FuzzTargetsFile | FuzzConfigFile | FuzzWriteOut | FuzzAliyunBatch | FuzzAliyunV2) echo 2048 ;;
         FuzzCacheRecord) echo 4200 ;; FuzzOptionParser | FuzzResolveEntry | FuzzResolverCommandLine) echo 512 ;;
         *) echo 1024 ;;
     esac

@@ -1,4 +1,4 @@
-// Small wrappers around libcrypto (OpenSSL 3) for HTTPDNS's signatures and ciphers.
+// Small wrappers around libcrypto (OpenSSL 3) for HTTPDNS's signatures, ciphers and Base64.
 // Each call does one whole job (fetch, digest, one-shot cipher) so Swift never handles an EVP context,
 // and every failure path clears this thread's OpenSSL error queue, which libcurl's TLS code shares.
 // Modelled on swift-corelibs-foundation's CFURLSessionInterface.h; prefixed `ccrypto_`.
@@ -17,6 +17,11 @@
 static const size_t ccrypto_max_block = EVP_MAX_BLOCK_LENGTH;
 /// Bytes in an MD5 digest.
 static const size_t ccrypto_md5_length = 16;
+/// Bytes in a SHA-256 digest, and so in an HMAC-SHA256 tag.
+static const size_t ccrypto_sha256_length = 32;
+/// Bytes in an AES-GCM IV (the 96 bits GCM takes without hashing it) and in its full tag.
+static const size_t ccrypto_gcm_iv_length = 12;
+static const size_t ccrypto_gcm_tag_length = 16;
 
 /// A new library context with only the "default" and "legacy" providers, for single DES without
 /// loading "legacy" into the default context libcurl uses. No config file is read. NULL when either
@@ -94,6 +99,81 @@ static inline int ccrypto_cipher_run(const EVP_CIPHER *cipher, int encrypt,
     EVP_CIPHER_CTX_free(ctx);
     if (!ok) { ERR_clear_error(); return 0; }
     *out_len = (size_t)update + (size_t)final;
+    return 1;
+}
+
+/// One-shot HMAC-SHA256 (`EVP_Q_mac` in the default context) of `in` keyed with `key` (either may be empty);
+/// `out` needs `ccrypto_sha256_length` bytes. Returns 1 on success, 0 on failure.
+static inline int ccrypto_hmac_sha256(const uint8_t *key, size_t key_len, const uint8_t *in, size_t in_len,
+                                      uint8_t *out) {
+    static const uint8_t nothing = 0;
+    size_t len = 0;
+    if (EVP_Q_mac(NULL, "HMAC", NULL, "SHA256", NULL, key_len > 0 ? key : &nothing, key_len,
+                  in_len > 0 ? in : &nothing, in_len, out, ccrypto_sha256_length, &len) != NULL
+        && len == ccrypto_sha256_length) return 1;
+    ERR_clear_error();
+    return 0;
+}
+
+/// One whole AES-GCM sealing (`encrypt` 1) or opening (0) with a 12-byte IV, a 16-byte tag and no AAD.
+/// Sealing writes the ciphertext of `in` and then the tag: `out` needs `in_len + ccrypto_gcm_tag_length` bytes.
+/// Opening takes `in` as ciphertext followed by the tag, writes the plaintext (`in_len - ccrypto_gcm_tag_length`
+/// bytes) and fails unless the tag verifies; what it wrote before failing must be discarded. `key_len` must match
+/// `cipher` (a GCM cipher). Returns 1 and sets `*out_len`, or 0 (wrong lengths, tag mismatch).
+static inline int ccrypto_gcm_run(const EVP_CIPHER *cipher, int encrypt, const uint8_t *key, size_t key_len,
+                                  const uint8_t *iv, size_t iv_len, const uint8_t *in, size_t in_len,
+                                  uint8_t *out, size_t *out_len) {
+    *out_len = 0;
+    if (key_len != (size_t)EVP_CIPHER_get_key_length(cipher) || iv_len != ccrypto_gcm_iv_length || iv == NULL) return 0;
+    if (in_len > (size_t)INT_MAX - ccrypto_gcm_tag_length || (!encrypt && in_len < ccrypto_gcm_tag_length)) return 0;
+    size_t text_len = encrypt ? in_len : in_len - ccrypto_gcm_tag_length;
+    static const uint8_t nothing = 0;
+    uint8_t scratch[1];
+    if (in == NULL) in = &nothing;
+    if (out == NULL) { if (text_len > 0 || encrypt) return 0; out = scratch; }
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    int update = 0, final = 0;
+    uint8_t *tag = encrypt ? out + text_len : (uint8_t *)(in + text_len);
+    int ok = ctx != NULL
+        && EVP_CipherInit_ex2(ctx, cipher, key, iv, encrypt, NULL) == 1
+        && EVP_CipherUpdate(ctx, out, &update, in, (int)text_len) == 1
+        && (encrypt || EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, (int)ccrypto_gcm_tag_length, tag) > 0)
+        && EVP_CipherFinal_ex(ctx, out + update, &final) == 1
+        && (!encrypt || EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, (int)ccrypto_gcm_tag_length, tag) > 0);
+    EVP_CIPHER_CTX_free(ctx);
+    if (!ok || (size_t)update + (size_t)final != text_len) { ERR_clear_error(); return 0; }
+    *out_len = encrypt ? text_len + ccrypto_gcm_tag_length : text_len;
+    return 1;
+}
+
+/// Standard Base64 (RFC 4648 section 4: `A-Za-z0-9+/`, `=` padding, no line breaks) of `in` (`EVP_EncodeBlock`),
+/// NUL-terminated: `out` needs `4 * ((in_len + 2) / 3) + 1` bytes. Returns the text's length, or 0 when `in_len`
+/// is too large to encode in one call.
+static inline size_t ccrypto_base64_encode(const uint8_t *in, size_t in_len, char *out) {
+    if (in_len > (size_t)INT_MAX / 4 * 3 - 3) return 0;
+    static const uint8_t nothing = 0;
+    int len = EVP_EncodeBlock((unsigned char *)out, in_len > 0 ? in : &nothing, (int)in_len);
+    return len < 0 ? 0 : (size_t)len;
+}
+
+/// Strict standard Base64 back to bytes (`EVP_DecodeBlock`): the length a multiple of 4, only the 64 alphabet
+/// characters, `=` only as the last one or two; no white space (which `EVP_DecodeBlock` would trim). `out` needs
+/// `in_len / 4 * 3` bytes. `EVP_DecodeBlock` counts the zero bytes the padding stands for, so they are taken off
+/// `*out_len`. Returns 1 and sets `*out_len`, or 0.
+static inline int ccrypto_base64_decode(const char *in, size_t in_len, uint8_t *out, size_t *out_len) {
+    *out_len = 0;
+    if (in_len % 4 != 0 || in_len > (size_t)INT_MAX) return 0;
+    if (in_len == 0) return 1;
+    size_t padding = 0;
+    for (size_t i = 0; i < in_len; i++) {
+        unsigned char c = (unsigned char)in[i];
+        int alphabet = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '/';
+        if (c == '=' && i + 2 >= in_len) padding++;
+        else if (!alphabet || padding > 0) return 0;
+    }
+    int len = EVP_DecodeBlock(out, (const unsigned char *)in, (int)in_len);
+    if (len < 0 || (size_t)len != in_len / 4 * 3) { ERR_clear_error(); return 0; }
+    *out_len = (size_t)len - padding;
     return 1;
 }
 

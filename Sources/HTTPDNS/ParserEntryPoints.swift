@@ -36,6 +36,34 @@
         }
     }
 
+    /// Alibaba's v2 `/v2/d` answer with HTTP `status` to a query for `names` (1–5 valid names) and `families`, sent in
+    /// `encryption`'s mode: one outcome per name, in order.
+    public static func aliyunV2(_ body: [UInt8], status: Int, names: [String], families: AddressFamilies,
+                                encryption: AliyunV2.Encryption) -> [Outcome] {
+        guard let batch = AliyunV2.Names(names), batch.names.count == names.count,
+              let api = try? AliyunV2(account: "100000", signingKey: nil, encryption: encryption) else {
+            return names.map { _ in .refused("not a query") }
+        }
+        let query = AliyunV2.Query(names: batch, families: families, mode: encryption.mode, path: AliyunV2.path, signedText: nil)
+        switch api.read(HTTPDNSResponse(status: status, body: body), for: query) {
+        case .answers(let answers): return batch.names.map { outcome(answers.verdict(for: $0)) }
+        case .refused(let error): return names.map { _ in .refused(error.description) }
+        case .unusable(let reason, _): return names.map { _ in .refused(reason) }
+        }
+    }
+
+    /// The plaintext of an encrypted v2 answer's `data` (Base64 `text` of IV, ciphertext and, for GCM, tag), opened in
+    /// `encryption`'s mode with its key; `nil` when it is not Base64 or does not open.
+    public static func aliyunV2Open(_ text: [UInt8], encryption: AliyunV2.Encryption) -> [UInt8]? {
+        guard let sealed = Base64.decode(String(decoding: text, as: UTF8.self)) else { return nil }
+        return try? encryption.open(sealed, mode: encryption.mode)
+    }
+
+    /// `plaintext` sealed in `encryption`'s mode under `iv`, as a server would send it before Base64.
+    public static func aliyunV2Seal(_ plaintext: [UInt8], iv: [UInt8], encryption: AliyunV2.Encryption) -> [UInt8]? {
+        try? encryption.seal(plaintext, iv: iv)
+    }
+
     /// A DNSPod answer body (HTTP 200) for `host`: plain text, or hex decrypted with `cipher` when one is given.
     public static func dnspod(_ body: [UInt8], cipher: SymmetricCipher?, host: String) -> Outcome {
         let mode: DNSPodResolver.Mode = cipher.map { .encrypted(id: "1", cipher: $0) } ?? .plain

@@ -18,6 +18,9 @@ enum LibCrypto {
     /// AES-128-CBC from the default context.
     static let aes128CBC = ccrypto_cipher_fetch(nil, "AES-128-CBC").map(Handle.init)
 
+    /// AES-128-GCM from the default context.
+    static let aes128GCM = ccrypto_cipher_fetch(nil, "AES-128-GCM").map(Handle.init)
+
     /// Single DES in ECB mode from the private context: OpenSSL 3 offers it only in "legacy".
     static let desECB = legacyContext.flatMap { ccrypto_cipher_fetch($0.pointer, "DES-ECB") }.map(Handle.init)
 

@@ -28,10 +28,7 @@ public struct AliyunResolver: Resolver {
     /// A resolver for `account`; signs requests when `secret` is given; sends `clientIP` as the ECS `ip` parameter.
     /// Throws a configuration error for an account that is not 1–32 ASCII letters or digits.
     public init(account: String, secret: String?, clientIP: IPAddress?, client: HTTPDNSClient) throws(ResolutionError) {
-        guard (1...32).contains(account.utf8.count), account.utf8.allSatisfy({ isAlphanumeric($0) }) else {
-            throw .configuration(.aliyunAccount, value: account, "expected the numeric HTTPDNS account ID")
-        }
-        self.account = account
+        self.account = try Self.checked(account: account)
         self.secret = secret
         self.clientIP = clientIP
         self.client = client
@@ -83,6 +80,15 @@ public struct AliyunResolver: Resolver {
         }
     }
 
+    /// `account` when it is 1–32 ASCII letters or digits; else a configuration error of
+    /// ``ResolutionError/Setting/aliyunAccount``. Shared with ``AliyunV2``.
+    static func checked(account: String) throws(ResolutionError) -> String {
+        guard (1...32).contains(account.utf8.count), account.utf8.allSatisfy({ isAlphanumeric($0) }) else {
+            throw .configuration(.aliyunAccount, value: account, "expected the numeric HTTPDNS account ID")
+        }
+        return account
+    }
+
     /// `/{account}/d?…` or `/{account}/sign_d?…` (`resolve`/`sign_resolve` for a batch), signed as of `now`.
     func path(single: Bool, hosts: String, now: Int = Int(time(nil))) -> String {
         let api = single ? "d" : "resolve"
@@ -105,7 +111,7 @@ public struct AliyunResolver: Resolver {
         }
         guard response.status == 200 else {
             guard case .string(let code)? = value["code"] else { return .definite("HTTP \(response.status)") }
-            return .definite("\(Printable.quoted(code.prefix(64))) (HTTP \(response.status))")
+            return .definite(AnswerFields.vendorCode(code, status: response.status))
         }
         return .answer(value)
     }

@@ -29,6 +29,12 @@ enum AnswerFields {
         return .success(addresses)
     }
 
+    /// How a vendor's error code reaches a message, Alibaba's v1 and v2 alike: `'InvalidAccount' (HTTP 403)`, the code
+    /// quoted with control characters escaped and cut to 64 characters.
+    static func vendorCode(_ code: some StringProtocol, status: Int) -> String {
+        "\(Printable.quoted(code.prefix(64))) (HTTP \(status))"
+    }
+
     /// One address of `family`, or why `text` is not one (quoted with control characters escaped).
     static func address(_ text: some StringProtocol, family: IPAddress.Family) -> Result<IPAddress, FieldError> {
         guard let address = IPAddress(text) else {
