@@ -5,7 +5,8 @@ import Testing
 /// codes, `InvalidHost` in a batch, per-family "no address", and encrypted exchanges end to end (the scripted
 /// server opens each `enc` with the account key and seals its answer, as Alibaba's server does).
 @Suite(.serialized) struct AliyunV2ResolverTests {
-    static let budget = LookupBudget(milliseconds: 5_000)
+    /// A fresh budget for each use: one made once would run out while other suites run first.
+    static var budget: LookupBudget { LookupBudget(milliseconds: 5_000) }
 
     static func resolver(_ transport: ScriptedTransport, servers: [String] = ["s1.test"], mode: AliyunV2.Mode = .plain,
                          families: AddressFamilies = .both) throws -> AliyunV2Resolver {
