@@ -13,6 +13,12 @@ struct VendorOptions: Sendable {
     var dnspodTokenFile: String?
     var servers: [String] = []
     var clientIP: String?
+    var aliyunAPI: String?
+    var aliyunEncryption: AliyunV2.Mode?
+    var aliyunKeyFile: String?
+
+    /// `--aliyun-encryption` words and the modes they name.
+    static let encryptionWords: [(String, AliyunV2.Mode)] = [("none", .plain), ("cbc", .cbc), ("gcm", .gcm)]
 
     static let category = OptionCategory("httpdns", "Vendor HTTPDNS: Alibaba Cloud and Tencent DNSPod")
 
@@ -22,6 +28,23 @@ struct VendorOptions: Sendable {
         OptionRow("httpdns-secret-file", nil, .file, "file", category,
                   "Sign Alibaba requests (sign_d) with the secret in FILE (or $IPCURL_HTTPDNS_SECRET)", power: .readsSecret) {
             $0.secretFile = $1.text
+        },
+        OptionRow("aliyun-api", nil, .string, "v1|v2", category, "Alibaba HTTPDNS API: v1 (default) or v2") { options, argument in
+            guard ["v1", "v2"].contains(argument.text) else {
+                throw argument.problem("\(Printable.quoted(String(argument.text.prefix(40)))): expected v1 or v2")
+            }
+            options.aliyunAPI = argument.text
+        },
+        OptionRow("aliyun-encryption", nil, .string, "none|cbc|gcm", category,
+                  "Alibaba v2 query encryption: none, cbc (default with an AES key) or gcm") { options, argument in
+            guard let mode = encryptionWords.first(where: { $0.0 == argument.text })?.1 else {
+                throw argument.problem("\(Printable.quoted(String(argument.text.prefix(40)))): expected none, cbc or gcm")
+            }
+            options.aliyunEncryption = mode
+        },
+        OptionRow("aliyun-aes-key-file", nil, .file, "file", category,
+                  "Alibaba v2 AES key (hex) in FILE (or $IPCURL_ALIYUN_AES_KEY)", power: .readsSecret) {
+            $0.aliyunKeyFile = $1.text
         },
         OptionRow("dnspod", nil, .boolean, "", category, "Resolve with Tencent DNSPod HTTPDNS") { _, _ in },
         OptionRow("dnspod-id", nil, .string, "id", category,
@@ -48,7 +71,9 @@ struct VendorOptions: Sendable {
     func apply(to settings: inout ResolverSettings) throws(CurlError) {
         let provider = settings.provider.descriptor
         for (option, given) in [("--httpdns-server", !servers.isEmpty), ("--httpdns-client-ip", clientIP != nil),
-                                ("--httpdns-secret-file", secretFile != nil)] where given && !provider.accepts(option) {
+                                ("--httpdns-secret-file", secretFile != nil), ("--aliyun-api", aliyunAPI != nil),
+                                ("--aliyun-encryption", aliyunEncryption != nil),
+                                ("--aliyun-aes-key-file", aliyunKeyFile != nil)] where given && !provider.accepts(option) {
             throw CurlError.usage("\(option) needs \(ProviderDescriptor.flags(accepting: option))")
         }
         try ServerURL.checkVendorServers(servers)
@@ -61,6 +86,11 @@ struct VendorOptions: Sendable {
         settings.httpdnsServers = servers
         if provider.accepts("--httpdns-secret-file") {
             settings.aliyunSecret = try Secret.load(file: secretFile, variable: "IPCURL_HTTPDNS_SECRET")
+            if aliyunAPI == "v2" {
+                settings.aliyunV2 = try aliyunV2(account: settings.provider.argument ?? "", settings)
+            } else if aliyunEncryption != nil || aliyunKeyFile != nil {
+                throw CurlError.usage("\(aliyunEncryption != nil ? "--aliyun-encryption" : "--aliyun-aes-key-file") needs --aliyun-api v2")
+            }
         }
         if provider.accepts("--dnspod-key-file") {
             // The variables stand in for the key in the encrypted mode (an authorization ID) and for the token
@@ -74,5 +104,36 @@ struct VendorOptions: Sendable {
                 settings.dnspodToken = try Secret.load(file: dnspodTokenFile, variable: "IPCURL_DNSPOD_TOKEN")
             }
         }
+    }
+
+    /// The v2 API for `account`: the signing key from the secret in `settings` (hex), the AES key from
+    /// `--aliyun-aes-key-file` or `$IPCURL_ALIYUN_AES_KEY` (hex, 16 bytes), CBC unless another mode is asked.
+    /// A key that is not what the console shows, or encryption without a key, is a usage error that does not quote it.
+    private func aliyunV2(account: String, _ settings: ResolverSettings) throws(CurlError) -> AliyunV2 {
+        guard !settings.httpdnsServers.isEmpty else {
+            throw CurlError.usage("--aliyun-api v2 needs --httpdns-server (service discovery is not supported)")
+        }
+        let key = try Secret.load(file: aliyunKeyFile, variable: "IPCURL_ALIYUN_AES_KEY")
+        let mode = aliyunEncryption ?? (key == nil ? .plain : .cbc)
+        var signingKey: AliyunV2.SigningKey?
+        if let secret = settings.aliyunSecret {
+            do { signingKey = try AliyunV2.SigningKey(hex: secret.value) } catch {
+                throw CurlError.usage("\(secret.origin): \(error.message)")
+            }
+        }
+        var encryption = AliyunV2.Encryption.plain
+        if mode != .plain {
+            guard let key else {
+                throw CurlError.usage("--aliyun-encryption \(Self.encryptionWords.first { $0.1 == mode }?.0 ?? ""): "
+                                      + "needs an AES key: --aliyun-aes-key-file FILE or $IPCURL_ALIYUN_AES_KEY")
+            }
+            do { encryption = try AliyunV2.Encryption(mode, hexKey: key.value) } catch {
+                throw error.unavailable ? CurlError.usage("--aliyun-encryption: \(error.message)")
+                    : CurlError.usage("\(key.origin): \(error.message)")
+            }
+        }
+        do {
+            return try AliyunV2(account: account, signingKey: signingKey, encryption: encryption, clientIP: settings.clientIP)
+        } catch { throw CurlError(error) }
     }
 }

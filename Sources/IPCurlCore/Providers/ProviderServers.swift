@@ -47,12 +47,13 @@ public struct ProviderContext {
     let transport: any HTTPDNSTransport
 
     /// A client over the provider's servers: the given ones, else `defaults` (the descriptor's when `nil`); a URL
-    /// libcurl refuses is a configuration error of the provider's server setting.
-    public func client(defaults: [String]? = nil) throws(ResolutionError) -> HTTPDNSClient {
+    /// libcurl refuses is a configuration error of the provider's server setting. A server given by IP over https
+    /// is verified as `serviceName` (the descriptor's when `nil`).
+    public func client(defaults: [String]? = nil, serviceName: String? = nil) throws(ResolutionError) -> HTTPDNSClient {
         let servers = choice.descriptor.servers
         let urls = servers?.urls(choice, settings, defaults: defaults) ?? []
         return HTTPDNSClient(servers: try ServerURL.servers(urls, setting: servers?.setting ?? .vendorServer,
-                                                            serviceName: servers?.serviceName),
+                                                            serviceName: serviceName ?? servers?.serviceName),
                              transport: transport, pins: settings.staticEntries)
     }
 }

@@ -15,6 +15,9 @@ public struct ResolverSettings: Sendable {
     public var clientIP: IPAddress?
     /// Alibaba's signing secret (`--httpdns-secret-file` or `$IPCURL_HTTPDNS_SECRET`): requests use `sign_d`.
     public var aliyunSecret: Secret?
+    /// Alibaba's v2 API (`--aliyun-api v2`): the account, the signing key (the secret, hex-decoded) and the
+    /// encryption of its queries; `nil` for v1.
+    public var aliyunV2: AliyunV2?
     /// DNSPod's encryption key (`--dnspod-key-file` or `$IPCURL_DNSPOD_KEY`) for the encrypted mode.
     public var dnspodKey: Secret?
     /// `--dnspod-alg`: the cipher of the encrypted mode.
