@@ -56,7 +56,7 @@ import Testing
             _ = try ProviderChoice(environment: "system")
             Issue.record("accepted")
         } catch {
-            #expect(error.message == "IPCURL_DNS='system': expected doh[:URL], doh-json:URL, aliyun:ACCOUNT, dnspod[:ID] or command:CMD")
+            #expect(error.message == "IPCURL_DNS='system': expected doh[:URL], doh-json:URL, aliyun:ACCOUNT, aliyun-v2:ACCOUNT, dnspod[:ID] or command:CMD")
         }
     }
 

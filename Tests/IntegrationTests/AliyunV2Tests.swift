@@ -95,4 +95,59 @@ import Testing
         #expect(result.status == 6, "\(result.stderr)")
         #expect(result.stderr.contains("UnsignedInterfaceDisabled"), "\(result.stderr)")
     }
+
+    @Test func environmentChoosesV2() throws {
+        let tag = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+        let name = "e-\(tag).any.test"
+        let result = try ipcurl(["resolve", "--httpdns-server", http, name],
+                                environment: ["IPCURL_DNS": "aliyun-v2:" + (try lab.value("LAB_ALIYUN_ACCOUNT"))])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try v2Log(name).count == 1)
+    }
+
+    @Test func v1AndV2AnswersAreCachedApart() throws {
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("v2-cache-\(UInt32.random(in: 0...UInt32.max))").path
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let tag = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+        let name = "k-\(tag).any.test"
+        let account = try lab.value("LAB_ALIYUN_ACCOUNT")
+        let v1 = try ipcurl(["resolve", "--aliyun", account, "--httpdns-server", http, name], environment: ["IPCURL_CACHE_DIR": cache])
+        let v2 = try ipcurl(["resolve", "-v", "--aliyun", account, "--aliyun-api", "v2", "--httpdns-server", http, name],
+                            environment: ["IPCURL_CACHE_DIR": cache])
+        #expect(v1.status == 0 && v2.status == 0, "\(v1.stderr) \(v2.stderr)")
+        #expect(v2.stderr.contains("cache miss"), "\(v2.stderr)")
+        #expect(try v2Log(name).count == 1)
+    }
+
+    @Test func aNameWithoutTheAskedFamilyFallsBackOrExits6() throws {
+        let account = try lab.value("LAB_ALIYUN_ACCOUNT")
+        let v2 = ["resolve", "--aliyun", account, "--aliyun-api", "v2", "--httpdns-server", http]
+        let strict = try ipcurl(v2 + ["-6", "--no-fallback", "b.test"])
+        #expect(strict.status == 6)
+        #expect(strict.stderr.contains("b.test") && strict.stderr.contains("RRNotExist") && !strict.stderr.contains("system"),
+                "\(strict.stderr)")
+        let fallback = try ipcurl(v2 + ["-6", "b.test"])
+        #expect(fallback.stderr.contains("system"), "\(fallback.stderr)")
+        let warned = try ipcurl(v2 + ["-4", "localhost"])
+        #expect(warned.status == 0, "\(warned.stderr)")
+        #expect(warned.stderr.contains("ipcurl: warning: localhost: HTTPDNS gave no address"), "\(warned.stderr)")
+        let query = try v2Log("localhost").last?["query"] as? String ?? ""
+        #expect(query.contains("q=4") && !query.contains("q=4%2C6") && !query.contains("q=4,6"), "\(query)")
+    }
+
+    @Test func secretAndAESKeyNeverAppearInOutput() throws {
+        let secret = try String(contentsOfFile: try lab.value("LAB_ALIYUN_SECRET_FILE"), encoding: .utf8)
+        let key = try String(contentsOfFile: try lab.value("LAB_ALIYUN_AES_KEY_FILE"), encoding: .utf8)
+        let trace = FileManager.default.temporaryDirectory.appendingPathComponent("v2-trace-\(UInt32.random(in: 0...UInt32.max))").path
+        defer { try? FileManager.default.removeItem(atPath: trace) }
+        let server = "https://\(try lab.value("LAB_HTTPDNS_IP")):\(try lab.value("LAB_HTTPDNS_ALIYUN_V2_TLS_PORT"))"
+        let run = try ipcurl(["--aliyun", try lab.value("LAB_ALIYUN_SIGNED_ACCOUNT"), "--aliyun-api", "v2", "--aliyun-encryption", "gcm",
+                              "--httpdns-server", server, "--cacert", lab.ca, "-v", "--trace-ascii", trace, "-i", lab.https("a.test")],
+                             environment: ["IPCURL_HTTPDNS_SECRET": secret, "IPCURL_ALIYUN_AES_KEY": key])
+        #expect(run.status == 0, "\(run.stderr)")
+        let traced = (try? String(contentsOfFile: trace, encoding: .utf8)) ?? ""
+        for text in [secret, key, secret.lowercased(), key.lowercased()] {
+            #expect(!run.stdout.contains(text) && !run.stderr.contains(text) && !traced.contains(text), "leaked: \(run.stderr)")
+        }
+    }
 }

@@ -86,7 +86,7 @@ struct VendorOptions: Sendable {
         settings.httpdnsServers = servers
         if provider.accepts("--httpdns-secret-file") {
             settings.aliyunSecret = try Secret.load(file: secretFile, variable: "IPCURL_HTTPDNS_SECRET")
-            if aliyunAPI == "v2" {
+            if aliyunAPI.map({ $0 == "v2" }) ?? (settings.provider.variant == "aliyun-v2") {
                 settings.aliyunV2 = try aliyunV2(account: settings.provider.argument ?? "", settings)
             } else if aliyunEncryption != nil || aliyunKeyFile != nil {
                 throw CurlError.usage("\(aliyunEncryption != nil ? "--aliyun-encryption" : "--aliyun-aes-key-file") needs --aliyun-api v2")

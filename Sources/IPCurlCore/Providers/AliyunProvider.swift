@@ -2,14 +2,14 @@ import HTTPDNS
 
 extension ProviderDescriptor {
     /// Alibaba Cloud HTTPDNS: `--aliyun ACCOUNT` or `IPCURL_DNS=aliyun:ACCOUNT`; requests are signed with the secret
-    /// of `--httpdns-secret-file` (or `$IPCURL_HTTPDNS_SECRET`) when there is one. `--aliyun-api v2` asks the v2
+    /// of `--httpdns-secret-file` (or `$IPCURL_HTTPDNS_SECRET`) when there is one. `--aliyun-api v2` (or `IPCURL_DNS=aliyun-v2:ACCOUNT`) asks the v2
     /// API (``ResolverSettings/aliyunV2``), whose servers are verified as ``v2ServiceName``.
     /// - SeeAlso: ``AliyunResolver``, ``AliyunV2Resolver``; Alibaba Cloud HTTPDNS "domain name resolution API".
     public static let aliyun = ProviderDescriptor(
         kind: .aliyun, flags: ["--aliyun"], arguments: .last("--aliyun"),
         options: ["--httpdns-server", "--httpdns-client-ip", "--httpdns-secret-file", "--aliyun-api", "--aliyun-encryption",
                   "--aliyun-aes-key-file"],
-        environment: EnvironmentForm("aliyun", "ACCOUNT"),
+        environment: EnvironmentForm("aliyun", "ACCOUNT", variant: "aliyun-v2"),
         servers: ProviderServers(.vendorServerFlag, setting: .vendorServer, defaults: AliyunResolver.defaultServers,
                                  serviceName: AliyunResolver.serviceName),
         settingFlags: [SettingFlag(.aliyunAccount, "--aliyun")],

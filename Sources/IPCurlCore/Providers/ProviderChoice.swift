@@ -11,11 +11,14 @@ public struct ProviderChoice: Sendable, Equatable {
     /// What chose it gave: DoH server URLs (none: the built-in ones), an account ID, DNSPod's authorization ID
     /// (none: a mode without one) or a command line.
     public let arguments: [String]
+    /// The mode `IPCURL_DNS` named by the form's variant word (`aliyun-v2`); `nil` for the provider's own word or a flag.
+    public let variant: String?
 
-    /// `descriptor` with `arguments`.
-    public init(_ descriptor: ProviderDescriptor, _ arguments: [String] = []) {
+    /// `descriptor` with `arguments`, in the mode `variant` names.
+    public init(_ descriptor: ProviderDescriptor, _ arguments: [String] = [], variant: String? = nil) {
         self.descriptor = descriptor
         self.arguments = arguments
+        self.variant = variant
     }
 
     /// The flag that selects this provider, for messages.
@@ -25,15 +28,16 @@ public struct ProviderChoice: Sendable, Equatable {
     public var argument: String? { arguments.last }
 
     /// Parses `IPCURL_DNS`: one of the registry's forms (`doh[:URL]`, `doh-json:URL`, `aliyun:ACCOUNT`,
-    /// `dnspod[:ID]` or `command:CMD`). Throws a usage error (exit 2) for anything else.
+    /// `aliyun-v2:ACCOUNT`, `dnspod[:ID]` or `command:CMD`). Throws a usage error (exit 2) for anything else.
     public init(environment value: String) throws(CurlError) {
         let parts = value.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let descriptor = ProviderDescriptor.all.first(where: { $0.environment.word == parts[0] }),
+        let word = String(parts[0])
+        guard let descriptor = ProviderDescriptor.all.first(where: { $0.environment.word == word || $0.environment.variant == word }),
               let arguments = descriptor.environment.arguments(parts.count == 2 ? String(parts[1]) : nil) else {
             throw CurlError.usage("IPCURL_DNS=\(Printable.quoted(String(CurlURL.redacted(text: value).prefix(80)))): expected "
-                                  + ProviderDescriptor.alternatives(ProviderDescriptor.all.map(\.environment.text)))
+                                  + ProviderDescriptor.alternatives(ProviderDescriptor.all.flatMap(\.environment.texts)))
         }
-        self.init(descriptor, arguments)
+        self.init(descriptor, arguments, variant: word == descriptor.environment.word ? nil : word)
     }
 
     /// The providers the `given` flags choose, in registry order: each one with a given flag among its
@@ -74,16 +78,26 @@ public struct EnvironmentForm: Sendable {
     public let placeholder: String
     /// Whether the argument may be left out (`doh` alone uses the built-in servers).
     public let argumentIsOptional: Bool
+    /// A second word choosing the provider in another mode (`aliyun-v2`), recorded as ``ProviderChoice/variant``.
+    public let variant: String?
 
-    /// `word` with an argument named `placeholder`, which may be left out when `argumentIsOptional`.
-    public init(_ word: String, _ placeholder: String, argumentIsOptional: Bool = false) {
+    /// `word` (or `variant`) with an argument named `placeholder`, which may be left out when `argumentIsOptional`.
+    public init(_ word: String, _ placeholder: String, argumentIsOptional: Bool = false, variant: String? = nil) {
         self.word = word
         self.placeholder = placeholder
         self.argumentIsOptional = argumentIsOptional
+        self.variant = variant
     }
 
     /// `dnspod[:ID]` or `aliyun:ACCOUNT`, as the usage error lists it.
-    public var text: String { argumentIsOptional ? "\(word)[:\(placeholder)]" : "\(word):\(placeholder)" }
+    public var text: String { text(word) }
+
+    /// ``text`` and, with a variant, its form too (`aliyun-v2:ACCOUNT`).
+    public var texts: [String] { [text] + (variant.map { [text($0)] } ?? []) }
+
+    private func text(_ word: String) -> String {
+        argumentIsOptional ? "\(word)[:\(placeholder)]" : "\(word):\(placeholder)"
+    }
 
     /// The arguments `argument` (what followed the colon; `nil` without one) gives, or `nil` when the form
     /// refuses it: an empty argument never, a missing one unless it is optional.
