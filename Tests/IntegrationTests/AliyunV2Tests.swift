@@ -150,4 +150,14 @@ import Testing
             #expect(!run.stdout.contains(text) && !run.stderr.contains(text) && !traced.contains(text), "leaked: \(run.stderr)")
         }
     }
+
+    @Test func clientIPIsSentAsCip() throws {
+        let tag = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+        let name = "c-\(tag).any.test"
+        let result = try ipcurl(["resolve", "--aliyun", try lab.value("LAB_ALIYUN_ACCOUNT"), "--aliyun-api", "v2",
+                                 "--httpdns-server", http, "--httpdns-client-ip", "192.0.2.7", name])
+        #expect(result.status == 0, "\(result.stderr)")
+        let query = try v2Log(name).first?["query"] as? String ?? ""
+        #expect(query.split(separator: "&").contains("cip=192.0.2.7"), "\(query)")
+    }
 }
