@@ -225,10 +225,8 @@ public final class ResolutionPolicy {
         let addresses = records.flatMap(\.addresses)
         let expires = records.map(\.expires).min() ?? 0
         // A record of only unusable addresses is none this policy wrote (see `records(for:)`): treated as absent.
-        let v6Only = families == .v6Only
-        guard !addresses.isEmpty, records.allSatisfy({ record in
-            record.addresses.isEmpty || record.addresses.contains { $0.isUsable(v6Only: v6Only) }
-        }) else { return nil }
+        guard !addresses.isEmpty, records.allSatisfy({ Self.isEmptyOrUsable($0.addresses, v6Only: families == .v6Only) })
+        else { return nil }
         let answer = { (ttl: Int64) in
             ResolverAnswer(host: host, addresses: addresses, ttl: ResolverAnswer.clampedTTL(ttl), source: .cached(records[0].origin))
         }
@@ -251,16 +249,18 @@ public final class ResolutionPolicy {
         guard ttl > 0, answer.source.kind.isCacheable, hasUsableAddress(answer, families: families) else { return [] }
         // A family whose addresses are all unusable gets no record, beside a usable one too; one the answer leaves
         // empty does ("no address of this family").
-        let v6Only = families == [.v6]
         return families.filter { family in
-            !answer.addresses.contains { $0.family == family } || answer.addresses.contains {
-                $0.family == family && $0.isUsable(v6Only: v6Only)
-            }
+            isEmptyOrUsable(answer.addresses.filter { $0.family == family }, v6Only: families == [.v6])
         }.map { family in
             CacheRecord(host: answer.host, family: family, provider: provider, sourceName: answer.source.name,
                         origin: answer.source.description, addresses: answer.addresses, ttl: ttl, stored: now,
                         insecure: insecure, unverified: unverified)
         }
+    }
+
+    /// Whether `addresses` (one family's) are none at all ("no address of this family") or hold a usable one.
+    static func isEmptyOrUsable(_ addresses: [IPAddress], v6Only: Bool) -> Bool {
+        addresses.isEmpty || addresses.contains { $0.isUsable(v6Only: v6Only) }
     }
 
     /// Whether `answer` holds an address of `families` that ``usable(_:spelled:port:cache:cleaning:)`` keeps

@@ -2,8 +2,9 @@ import HTTPDNS
 
 extension ProviderDescriptor {
     /// Alibaba Cloud HTTPDNS: `--aliyun ACCOUNT` or `IPCURL_DNS=aliyun:ACCOUNT`; requests are signed with the secret
-    /// of `--httpdns-secret-file` (or `$IPCURL_HTTPDNS_SECRET`) when there is one. `--aliyun-api v2` (or `IPCURL_DNS=aliyun-v2:ACCOUNT`) asks the v2
-    /// API (``ResolverSettings/aliyunV2``), whose servers are verified as ``v2ServiceName``.
+    /// of `--httpdns-secret-file` (or `$IPCURL_HTTPDNS_SECRET`) when there is one. `--aliyun-api v2` (or
+    /// `IPCURL_DNS=aliyun-v2:ACCOUNT`) asks the v2 API (``ResolverSettings/aliyunV2``), whose servers are verified
+    /// as ``v2ServiceName``.
     /// - SeeAlso: ``AliyunResolver``, ``AliyunV2Resolver``; Alibaba Cloud HTTPDNS "domain name resolution API".
     public static let aliyun = ProviderDescriptor(
         kind: .aliyun, flags: ["--aliyun"], arguments: .last("--aliyun"),
@@ -25,7 +26,7 @@ extension ProviderDescriptor {
                                         client: try context.client(serviceName: v2ServiceName))
             }
             return try AliyunResolver(account: context.choice.argument ?? "", secret: context.settings.aliyunSecret?.value,
-                               clientIP: context.settings.clientIP, client: context.client())
+                                      clientIP: context.settings.clientIP, client: context.client())
         })
 
     /// The TLS name of Alibaba's v2 (and service discovery) servers, verified for a server given by IP over https.
