@@ -30,6 +30,13 @@ extension EasyHandle {
     /// - SeeAlso: `CURLOPT_RESOLVE`.
     public func set(resolveEntries: [String]) throws(CurlError) { try set(CURLOPT_RESOLVE, list: resolveEntries) }
 
+    /// `HOST:PORT:CONNECT-HOST:CONNECT-PORT` entries: a request for `HOST:PORT` connects to the other host and port,
+    /// keeping the URL's name for SNI, `Host` and verification. Unlike a resolve entry, the connection is kept apart
+    /// from connections to the same name at another address, so two handles pinning one name to two addresses never
+    /// share one. The list lives as long as the handle.
+    /// - SeeAlso: `CURLOPT_CONNECT_TO`.
+    public func set(connectTo entries: [String]) throws(CurlError) { try set(CURLOPT_CONNECT_TO, list: entries) }
+
     /// Request header lines, verbatim (`Name: value`, `Name:` to drop one, `Name;` for an empty one).
     /// - SeeAlso: `CURLOPT_HTTPHEADER`.
     public func set(headers: [String]) throws(CurlError) { try set(CURLOPT_HTTPHEADER, list: headers) }

@@ -30,6 +30,8 @@ public struct ResolutionError: Error, Sendable, Equatable, CustomStringConvertib
         case dohJSONServer
         /// A vendor HTTPDNS server URL (Alibaba, DNSPod).
         case vendorServer
+        /// A vendor's boot server URL, asked for the service addresses (Alibaba's v2 service discovery).
+        case bootServer
         /// The Alibaba Cloud account ID.
         case aliyunAccount
         /// The DNSPod authorization ID of the encrypted mode.

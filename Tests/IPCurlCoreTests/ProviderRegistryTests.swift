@@ -42,7 +42,7 @@ import Testing
     @Test func everySettingNamesItsFlag() {
         let flags: [(ResolutionError.Setting, String)] = [
             (.dohServer, "--doh"), (.dohJSONServer, "--doh-json"), (.vendorServer, "--httpdns-server"),
-            (.aliyunAccount, "--aliyun"), (.dnspodID, "--dnspod-id"), (.dnspodKey, "--dnspod-key-file"),
+            (.aliyunAccount, "--aliyun"), (.bootServer, "--aliyun-boot-server"), (.dnspodID, "--dnspod-id"), (.dnspodKey, "--dnspod-key-file"),
             (.dnspodToken, "--dnspod-token-file"), (.resolverCommand, "--resolver-cmd"),
         ]
         #expect(flags.count + 1 == ResolutionError.Setting.allCases.count, "every setting but --resolve's")

@@ -160,4 +160,116 @@ import Testing
         let query = try v2Log(name).first?["query"] as? String ?? ""
         #expect(query.split(separator: "&").contains("cip=192.0.2.7"), "\(query)")
     }
+
+    // MARK: Service discovery (`--aliyun-boot-server`, the fixture's `/ss` and service listeners)
+
+    /// The lab's boot server: the fixture's v2 TLS listener, verified as resolvers.httpdns.aliyuncs.com.
+    func bootServer() throws -> String {
+        "https://\(try lab.value("LAB_HTTPDNS_IP")):\(try lab.value("LAB_HTTPDNS_ALIYUN_V2_TLS_PORT"))"
+    }
+
+    /// The `/ACCOUNT/ss` requests the fixture logged.
+    func discoveryLog(_ account: String) throws -> [[String: Any]] {
+        let result = try run("/usr/bin/curl", ["-sS", "--noproxy", "*", http + "/_v2/log?id=\(account)&path=/\(account)/ss"])
+        let object = try JSONSerialization.jsonObject(with: result.stdoutBytes) as? [String: Any] ?? [:]
+        return object["requests"] as? [[String: Any]] ?? []
+    }
+
+    /// A lab spare account (139460 + `index`), so failing its service addresses touches no other test.
+    func spareAccount(_ index: Int) throws -> String {
+        let first = try lab.value("LAB_ALIYUN_SPARE_ACCOUNTS").split(separator: "-").first.flatMap { Int($0) } ?? 0
+        return String(first + index)
+    }
+
+    func discoveringRequest(_ account: String, _ name: String, _ extra: [String] = []) throws -> [String] {
+        ["--aliyun", account, "--aliyun-api", "v2", "--aliyun-boot-server", try bootServer(), "--cacert", lab.ca,
+         "--no-fallback", "-v", "-sS", "-o", "/dev/null", "-w", "%{http_code}"] + extra + [lab.https(name)]
+    }
+
+    @Test(arguments: ["none", "cbc", "gcm"])
+    func aRequestFindsTheServiceAddressThroughTheBootServer(_ encryption: String) throws {
+        let account = try spareAccount(1)
+        let name = "d-\(String(UInt32.random(in: 0...UInt32.max), radix: 16)).any.test"
+        let before = try discoveryLog(account).count
+        let result = try ipcurl(try discoveringRequest(account, name, ["--aliyun-encryption", encryption, "--aliyun-aes-key-file",
+                                                                       try lab.value("LAB_ALIYUN_AES_KEY_FILE")]))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "200", "\(result.stdout)")
+        let discovery = try discoveryLog(account).dropFirst(before)
+        #expect(discovery.count == 1 && discovery.first?["listener"] as? String == "aliyun-v2-tls", "\(discovery)")
+        #expect(discovery.first?["sni"] as? String == "resolvers.httpdns.aliyuncs.com", "\(discovery)")
+        let queries = try v2Log(name)
+        #expect(queries.count == 1 && queries.first?["listener"] as? String == "service-tls", "\(queries)")
+        #expect(queries.first?["sni"] as? String == "resolvers.httpdns.aliyuncs.com", "\(queries)")
+        if encryption != "none" { #expect(queries.allSatisfy { $0["names_in_clear"] as? Bool == false }, "\(queries)") }
+        let service = try lab.value("LAB_HTTPDNS_SERVICE_IP")
+        #expect(result.stderr.contains("* HTTPDNS service addresses of account \(account), discovered through \(try bootServer()) "
+                                       + "as resolvers.httpdns.aliyuncs.com: https \(service):"), "\(result.stderr)")
+    }
+
+    @Test func theListIsCachedAndRediscoveredWhenEveryServiceAddressFailed() throws {
+        let account = try spareAccount(2)
+        let cache = try TemporaryDirectory()
+        let environment = ["IPCURL_CACHE_DIR": cache.path]
+        let tag = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+        let before = try discoveryLog(account).count
+        let first = try ipcurl(try discoveringRequest(account, "l1-\(tag).any.test"), environment: environment)
+        #expect(first.status == 0, "\(first.stderr)")
+        let second = try ipcurl(try discoveringRequest(account, "l2-\(tag).any.test"), environment: environment)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stderr.contains("service addresses of account \(account), from the cache, discovered "), "\(second.stderr)")
+        #expect(try discoveryLog(account).count == before + 1)
+        // Every service address fails for this account until its list is asked for again.
+        _ = try run("/usr/bin/curl", ["-sS", "--noproxy", "*", http + "/_v2/fail-services?id=\(account)"])
+        let name = "l3-\(tag).any.test"
+        let third = try ipcurl(try discoveringRequest(account, name), environment: environment)
+        #expect(third.status == 0, "\(third.stderr)")
+        #expect(third.stderr.contains("every cached service address failed") && third.stderr.contains("HTTP 503"), "\(third.stderr)")
+        #expect(third.stderr.contains("service addresses of account \(account), rediscovered through"), "\(third.stderr)")
+        #expect(try discoveryLog(account).count == before + 2)
+        #expect(try v2Log(name).map { $0["status"] as? Int } == [503, 200])
+    }
+
+    @Test func aListFileOthersCanWriteIsIgnoredAndReplaced() throws {
+        let account = try spareAccount(3)
+        let cache = try TemporaryDirectory()
+        let tag = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+        let first = try ipcurl(try discoveringRequest(account, "p1-\(tag).any.test"), environment: ["IPCURL_CACHE_DIR": cache.path])
+        #expect(first.status == 0, "\(first.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: cache.path).filter { $0.hasSuffix(".services") }
+        #expect(files.count == 1, "\(files)")
+        let path = cache.path + "/" + (files.first ?? "")
+        #expect((try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) == 0o600)
+        #expect(try String(contentsOfFile: path, encoding: .utf8).contains(account) == false)
+        try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: path)
+        let before = try discoveryLog(account).count
+        let second = try ipcurl(try discoveringRequest(account, "p2-\(tag).any.test"), environment: ["IPCURL_CACHE_DIR": cache.path])
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stderr.contains("ignoring service address file \(path): writable by group or others"), "\(second.stderr)")
+        #expect(try discoveryLog(account).count == before + 1)
+    }
+
+    @Test func anAccountTheBootServerDoesNotKnowIsExit6AfterOneQuery() throws {
+        let account = try lab.value("LAB_ALIYUN_DISABLED_ACCOUNT")
+        let before = try discoveryLog(account).count
+        let result = try ipcurl(["resolve", "--aliyun", account, "--aliyun-api", "v2", "--aliyun-boot-server", try bootServer(),
+                                 "--aliyun-boot-server", try bootServer() + "/", "--cacert", lab.ca, "--no-fallback", "a.test"])
+        #expect(result.status == 6, "\(result.stderr)")
+        #expect(result.stderr.contains("service discovery: 'AccountNotExists' (HTTP 403)"), "\(result.stderr)")
+        #expect(try discoveryLog(account).count == before + 1)
+    }
+
+    @Test(arguments: [
+        (["--aliyun", "1", "--aliyun-boot-server", "https://127.0.0.1"], "--aliyun-boot-server needs --aliyun-api v2"),
+        (["--aliyun", "1", "--aliyun-api", "v2", "--aliyun-boot-server", "https://127.0.0.1", "--httpdns-server", "https://127.0.0.1"],
+         "--aliyun-boot-server and --httpdns-server: choose one"),
+        (["--aliyun", "1", "--aliyun-api", "v2", "--aliyun-boot-server", "ftp://127.0.0.1"], "--aliyun-boot-server"),
+        (["--doh-url", "https://127.0.0.1/dns-query", "--aliyun-boot-server", "https://127.0.0.1"], "--aliyun-boot-server needs --aliyun"),
+    ])
+    func bootServerMisuseIsOneUsageLine(_ options: [String], _ message: String) throws {
+        let result = try ipcurl(options + ["https://a.test/"])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("ipcurl: (2) \(message)"), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    }
 }

@@ -199,8 +199,8 @@ public struct AnswerCache: Sendable {
         return (records, problems)
     }
 
-    /// Removes every entry (and any temporary file a killed process left) under the lock; returns how many
-    /// entries were removed, 0 when the directory does not exist.
+    /// Removes every entry, every service list (``AliyunV2/ServiceList``) and any temporary file a killed process
+    /// left, under the lock; returns how many answer entries were removed, 0 when the directory does not exist.
     ///
     /// The directory must pass the checks a read makes (this user's, nobody else may write it), and a lock
     /// that stays busy for ``clearPatienceMS`` makes this throw `cache is locked by another process`.
@@ -208,7 +208,7 @@ public struct AnswerCache: Sendable {
         guard try trustedDirectory() else { return 0 }
         var removed = 0
         try locked(patienceMS: Self.clearPatienceMS) { () throws(CacheFileError) in
-            for name in entryNames(includingTemporary: true) {
+            for name in entryNames(includingTemporary: true, includingServiceLists: true) {
                 guard unlink(directory + "/" + name) == 0 || errno == ENOENT else {
                     throw CacheFileError("cannot remove \(directory)/\(name): \(Self.reason())")
                 }
@@ -294,7 +294,7 @@ public struct AnswerCache: Sendable {
         #endif
     }
 
-    private func entryNames(includingTemporary: Bool = false) -> [String] {
+    private func entryNames(includingTemporary: Bool = false, includingServiceLists: Bool = false) -> [String] {
         guard let stream = opendir(directory) else { return [] }
         defer { closedir(stream) }
         var names: [String] = []
@@ -302,7 +302,8 @@ public struct AnswerCache: Sendable {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
-            if name.hasSuffix(Self.suffix) || (includingTemporary && name.hasPrefix(Self.temporaryPrefix)) { names.append(name) }
+            if name.hasSuffix(Self.suffix) || (includingTemporary && name.hasPrefix(Self.temporaryPrefix))
+                || (includingServiceLists && name.hasSuffix(Self.serviceListSuffix)) { names.append(name) }
         }
         return names.sorted()
     }
@@ -312,7 +313,7 @@ public struct AnswerCache: Sendable {
     /// Addresses from a file someone else could have written are not trusted (plain http:// has no certificate to
     /// catch a planted entry), and only a regular file is read: a FIFO or device planted under an entry's name
     /// must not hang or feed ipcurl.
-    private static func readFile(_ path: String) throws(CacheFileError) -> [UInt8]? {
+    static func readFile(_ path: String) throws(CacheFileError) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else {
             if errno == ENOENT || errno == ENOTDIR { return nil }
@@ -344,7 +345,7 @@ public struct AnswerCache: Sendable {
     /// Throws unless the directory exists, is this user's, and nobody else may write to it; `false` when it
     /// does not exist yet.
     @discardableResult
-    private func trustedDirectory() throws(CacheFileError) -> Bool {
+    func trustedDirectory() throws(CacheFileError) -> Bool {
         var info = stat()
         guard stat(directory, &info) == 0 else {
             if errno == ENOENT || errno == ENOTDIR { return false }
@@ -359,7 +360,7 @@ public struct AnswerCache: Sendable {
         return true
     }
 
-    private func writeFile(_ text: String, to path: String) throws(CacheFileError) {
+    func writeFile(_ text: String, to path: String) throws(CacheFileError) {
         let temporary = directory + "/" + Self.temporaryPrefix + "\(getpid()).\(UInt32.random(in: 0...UInt32.max))"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw CacheFileError("cannot create \(temporary): \(Self.reason())") }
@@ -380,7 +381,7 @@ public struct AnswerCache: Sendable {
 
     /// Runs `body` holding the directory's exclusive lock. A lock that stays busy for `patienceMS` (a stopped
     /// ipcurl holding it) makes this throw `cache is locked by another process` instead of stalling.
-    private func locked(patienceMS: Int, _ body: () throws(CacheFileError) -> Void) throws(CacheFileError) {
+    func locked(patienceMS: Int, _ body: () throws(CacheFileError) -> Void) throws(CacheFileError) {
         let descriptor = open(directory + "/.lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw CacheFileError("cannot open \(directory)/.lock: \(Self.reason())") }
         defer { close(descriptor) }  // closing releases the lock
@@ -403,7 +404,7 @@ public struct AnswerCache: Sendable {
     /// How long `ipcurl cache clear` waits for the lock.
     static let clearPatienceMS = 2_000
 
-    private func makeDirectory() throws(CacheFileError) {
+    func makeDirectory() throws(CacheFileError) {
         var prefix = directory.hasPrefix("/") ? "" : "."
         for component in directory.split(separator: "/") {
             prefix += "/" + component

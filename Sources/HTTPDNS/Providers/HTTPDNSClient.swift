@@ -49,6 +49,8 @@ public final class HTTPDNSClient {
         public let value: Value
         /// The label of the server that answered.
         public let server: String
+        /// The server that answered.
+        public let endpoint: HTTPDNSServer
         /// One line per event before the answer: `skipped SERVER: REASON` for a server that failed, `race: …` for a
         /// hedge started or exchanges cancelled.
         public let trail: [String]
@@ -65,6 +67,11 @@ public final class HTTPDNSClient {
         self.servers = servers
         self.transport = transport
         self.pins = pins
+    }
+
+    /// A client over `servers` on the same transport, with the same pins.
+    public func reaching(_ servers: [HTTPDNSServer]) -> HTTPDNSClient {
+        HTTPDNSClient(servers: servers, transport: transport, pins: pins)
     }
 
     /// The delay before the next server joins: ``maximumHedgeDelayMS``, or less when the budget split among the
@@ -194,7 +201,7 @@ private struct Race<Value> {
             if !losers.isEmpty || server > 0 {
                 trail.append("race: \(label) answered in \(elapsed) ms" + (losers.isEmpty ? "" : "; cancelled \(losers.joined(separator: ", "))"))
             }
-            return HTTPDNSClient.Reply(value: value, server: label, trail: trail)
+            return HTTPDNSClient.Reply(value: value, server: label, endpoint: client.servers[server], trail: trail)
         case .definite(let reason):
             throw ResolutionError.unavailable(host, failures + [.init(server: label, phase: .answer, cause: reason)])
         case .noRecords(let reason):

@@ -16,6 +16,7 @@ struct VendorOptions: Sendable {
     var aliyunAPI: String?
     var aliyunEncryption: AliyunV2.Mode?
     var aliyunKeyFile: String?
+    var aliyunBootServers: [String] = []
 
     /// `--aliyun-encryption` words and the modes they name.
     static let encryptionWords: [(String, AliyunV2.Mode)] = [("none", .plain), ("cbc", .cbc), ("gcm", .gcm)]
@@ -46,6 +47,10 @@ struct VendorOptions: Sendable {
                   "Alibaba v2 AES key (hex) in FILE (or $IPCURL_ALIYUN_AES_KEY)", power: .readsSecret) {
             $0.aliyunKeyFile = $1.text
         },
+        OptionRow("aliyun-boot-server", nil, .string, "url", category,
+                  "Alibaba v2: ask this server for the account's service addresses instead of the built-in boot "
+                  + "addresses; repeat to race more", repeatable: true, secret: SecretArguments.url,
+                  power: .choosesSecretRecipient) { $0.aliyunBootServers.append($1.text) },
         OptionRow("dnspod", nil, .boolean, "", category, "Resolve with Tencent DNSPod HTTPDNS") { _, _ in },
         OptionRow("dnspod-id", nil, .string, "id", category,
                   "DNSPod authorization ID: encrypt queries with the key from --dnspod-key-file") { _, _ in },
@@ -73,7 +78,8 @@ struct VendorOptions: Sendable {
         for (option, given) in [("--httpdns-server", !servers.isEmpty), ("--httpdns-client-ip", clientIP != nil),
                                 ("--httpdns-secret-file", secretFile != nil), ("--aliyun-api", aliyunAPI != nil),
                                 ("--aliyun-encryption", aliyunEncryption != nil),
-                                ("--aliyun-aes-key-file", aliyunKeyFile != nil)] where given && !provider.accepts(option) {
+                                ("--aliyun-aes-key-file", aliyunKeyFile != nil),
+                                ("--aliyun-boot-server", !aliyunBootServers.isEmpty)] where given && !provider.accepts(option) {
             throw CurlError.usage("\(option) needs \(ProviderDescriptor.flags(accepting: option))")
         }
         try ServerURL.checkVendorServers(servers)
@@ -84,12 +90,21 @@ struct VendorOptions: Sendable {
             settings.clientIP = address
         }
         settings.httpdnsServers = servers
+        if !aliyunBootServers.isEmpty {
+            guard servers.isEmpty else {
+                throw CurlError.usage("--aliyun-boot-server and --httpdns-server: choose one (--httpdns-server names the service addresses, "
+                                      + "so nothing is discovered)")
+            }
+            try ServerURL.checkVendorServers(aliyunBootServers, setting: .bootServer)
+            settings.aliyunBootServers = aliyunBootServers
+        }
         if provider.accepts("--httpdns-secret-file") {
             settings.aliyunSecret = try Secret.load(file: secretFile, variable: "IPCURL_HTTPDNS_SECRET")
             if aliyunAPI.map({ $0 == "v2" }) ?? (settings.provider.variant == "aliyun-v2") {
                 settings.aliyunV2 = try aliyunV2(account: settings.provider.argument ?? "", settings)
-            } else if aliyunEncryption != nil || aliyunKeyFile != nil {
-                throw CurlError.usage("\(aliyunEncryption != nil ? "--aliyun-encryption" : "--aliyun-aes-key-file") needs --aliyun-api v2")
+            } else if let option = [("--aliyun-encryption", aliyunEncryption != nil), ("--aliyun-aes-key-file", aliyunKeyFile != nil),
+                                    ("--aliyun-boot-server", !aliyunBootServers.isEmpty)].first(where: \.1)?.0 {
+                throw CurlError.usage("\(option) needs --aliyun-api v2")
             }
         }
         if provider.accepts("--dnspod-key-file") {
@@ -110,9 +125,6 @@ struct VendorOptions: Sendable {
     /// `--aliyun-aes-key-file` or `$IPCURL_ALIYUN_AES_KEY` (hex, 16 bytes), CBC unless another mode is asked.
     /// A key that is not what the console shows, or encryption without a key, is a usage error that does not quote it.
     private func aliyunV2(account: String, _ settings: ResolverSettings) throws(CurlError) -> AliyunV2 {
-        guard !settings.httpdnsServers.isEmpty else {
-            throw CurlError.usage("--aliyun-api v2 needs --httpdns-server (service discovery is not supported)")
-        }
         let key = try Secret.load(file: aliyunKeyFile, variable: "IPCURL_ALIYUN_AES_KEY")
         let mode = aliyunEncryption ?? (key == nil ? .plain : .cbc)
         var signingKey: AliyunV2.SigningKey?

@@ -5,7 +5,7 @@ import HTTPDNS
 /// the user's TLS trust (`--cacert`, `-k`) and connect timeout, HTTP/2 where the server offers it, and
 /// `CURLOPT_PIPEWAIT` for an exchange that joins a sibling's connection, so the A and AAAA queries share one. Connections stay in the multi handle's
 /// cache for the next lookup.
-/// - SeeAlso: `CURLOPT_RESOLVE`, `CURLOPT_PIPEWAIT`, `CURLOPT_PROTOCOLS_STR`, `CURLOPT_TIMEOUT_MS`.
+/// - SeeAlso: `CURLOPT_RESOLVE`, `CURLOPT_CONNECT_TO`, `CURLOPT_PIPEWAIT`, `CURLOPT_PROTOCOLS_STR`, `CURLOPT_TIMEOUT_MS`.
 final class CurlTransport: HTTPDNSTransport {
     private let options: TransportOptions
     private let multi: MultiHandle
@@ -47,7 +47,16 @@ final class CurlTransport: HTTPDNSTransport {
             // waiting would only queue this exchange behind the other, so it opens a connection of its own.
             if request.joinsConnection, request.url.hasPrefix("https://") { try handle.set(waitsToMultiplex: true) }
             try handle.set(userAgent: "ipcurl-httpdns")
-            if !request.pins.isEmpty { try handle.set(resolveEntries: request.pins.map(\.description)) }
+            // A pin to one address is a connect-to entry, so the connection is matched by address too: a vendor's
+            // servers share one TLS name at several addresses, and a boot server's connection must not carry a
+            // query meant for a service address. A pin to several addresses lets libcurl try each.
+            for pin in request.pins {
+                if pin.addresses.count == 1 {
+                    try handle.set(connectTo: ["\(pin.host):\(pin.port):\(pin.addresses[0].resolveEntryForm):\(pin.port)"])
+                } else {
+                    try handle.set(resolveEntries: [pin.description])
+                }
+            }
             if !request.headers.isEmpty { try handle.set(headers: request.headers) }
             handle.onBody = { [unowned exchange] chunk in
                 guard exchange.body.count + chunk.count <= exchange.limit else {

@@ -11,6 +11,9 @@ public struct ResolverSettings: Sendable {
     public var provider = ProviderChoice(.doh)
     /// `--httpdns-server URL`: vendor servers to ask instead of the documented public ones.
     public var httpdnsServers: [String] = []
+    /// `--aliyun-boot-server URL`: the servers Alibaba's v2 API asks for an account's service addresses instead
+    /// of the built-in boot addresses (``HTTPDNS/AliyunV2/bootServerURLs``).
+    public var aliyunBootServers: [String] = []
     /// `--httpdns-client-ip IP`: the client subnet (ECS) vendor APIs should answer for.
     public var clientIP: IPAddress?
     /// Alibaba's signing secret (`--httpdns-secret-file` or `$IPCURL_HTTPDNS_SECRET`): requests use `sign_d`.
@@ -122,9 +125,14 @@ public struct ResolverSettings: Sendable {
     /// so a file replaced under the same path is a new key), so an unverified answer never serves a verified run;
     /// never a secret.
     func providerConfiguration(_ transport: TransportOptions) -> String {
-        let trust = (transport.insecure ? " insecure" : "") + (transport.caFile.map { " cacert=" + Self.fileIdentity($0) } ?? "")
+        provider.descriptor.cacheKey(provider, self) + Self.trustKey(transport)
+    }
+
+    /// The TLS trust of HTTPDNS queries as cache keys spell it: ` insecure` for `-k`, ` cacert=IDENTITY`,
+    /// ` capath=IDENTITY`.
+    static func trustKey(_ transport: TransportOptions) -> String {
+        (transport.insecure ? " insecure" : "") + (transport.caFile.map { " cacert=" + Self.fileIdentity($0) } ?? "")
             + (transport.caPath.map { " capath=" + Self.fileIdentity($0) } ?? "")
-        return provider.descriptor.cacheKey(provider, self) + trust
     }
 
     /// `device:inode:size:mtime` of `path`, or the path itself when it cannot be examined.
@@ -145,6 +153,6 @@ public struct ResolverSettings: Sendable {
 
     private func resolver(transport: TransportOptions) throws(ResolutionError) -> any Resolver {
         let network = try CurlTransport(options: transport)
-        return try provider.descriptor.makeResolver(ProviderContext(choice: provider, settings: self, transport: network))
+        return try provider.descriptor.makeResolver(ProviderContext(choice: provider, settings: self, trust: Self.trustKey(transport), transport: network))
     }
 }

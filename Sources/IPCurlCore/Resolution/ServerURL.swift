@@ -29,7 +29,7 @@ public enum ServerURL {
     }
 
     /// Checks `texts` as vendor server URLs without asking anything; a usage error names `--httpdns-server`.
-    public static func checkVendorServers(_ texts: [String]) throws(CurlError) {
-        do { _ = try servers(texts, setting: .vendorServer) } catch { throw CurlError(error) }
+    public static func checkVendorServers(_ texts: [String], setting: ResolutionError.Setting = .vendorServer) throws(CurlError) {
+        do { _ = try servers(texts, setting: setting) } catch { throw CurlError(error) }
     }
 }

@@ -193,7 +193,7 @@ extension AliyunV2 {
     }
 
     /// `a string`, `an array`, … for messages.
-    private static func article(_ value: JSONValue) -> String {
+    static func article(_ value: JSONValue) -> String {
         let name = value.typeName
         return (name.first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + name
     }
