@@ -176,6 +176,23 @@ v2_seeds += [v2_selector(0, status=403) + js({"code": code}).encode()
              for code in ("InvalidSignature", "UnsignedInterfaceDisabled", "ServiceLevelDeny", "InvalidHost")]
 v2_seeds += [v2_selector(0) + js({"code": "success", "cip": "192.0.2.77", "data": {"answers": [v2_answer("evil.example", ["127.0.0.9"])]}}).encode(),
              v2_selector(2) + js({"code": "success", "mode": 1, "data": base64.b64encode(v2_seal("{}", 1, bytes(16))).decode()}).encode()]
+# Service discovery answers and stored service lists (the same target reads the rest as both).
+v2_seeds += [v2_selector(0) + js(ss).encode() for ss in (
+    {"service_ip": ["203.107.1.65", "203.107.1.34"], "service_ipv6": ["2401:b180:2000:30::1c"], "service_ip_port": [443, 8443],
+     "service_ipv6_port": []},
+    {"service_ip": ["192.0.2.1"], "service_status": "disable"},
+    {"service_ip": ["0.0.0.0"], "service_ipv6": ["::ffff:192.0.2.1"]},
+)]
+def fnv1a128(text):
+    """The cache's key digest (Sources/HTTPDNS/Policy/CacheKeyHash.swift): FNV-1a, 128-bit, as 32 hex digits."""
+    value = 0x6c62272e07bb014262b821756295c58d
+    for byte in text.encode():
+        value = ((value ^ byte) * 0x0000000001000000000000000000013B) % (1 << 128)
+    return "%032x" % value
+
+v2_seeds += [v2_selector(0) + ("ipcurl-aliyun-services 1\nkey " + fnv1a128("k") + "\nscheme https\n"
+                               "boot https://203.107.1.1:443 as resolvers.httpdns.aliyuncs.com\ndiscovered 1764000000\n"
+                               "addresses 203.107.1.65:443 [2401:b180:2000:30::1c]:8443\n").encode()]
 write("FuzzAliyunV2", v2_seeds)
 
 # ------------------------------------------------------------------ --resolve and resolver command lines

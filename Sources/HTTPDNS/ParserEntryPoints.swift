@@ -64,6 +64,24 @@
         try? encryption.seal(plaintext, iv: iv)
     }
 
+    /// A `/ss` service discovery answer (HTTP 200) as a boot server over `scheme` sent it: the list, or `nil` and
+    /// the reason it was refused.
+    public static func aliyunServiceList(_ body: [UInt8], scheme: String) -> (AliyunV2.ServiceList?, String) {
+        do throws(FieldError) {
+            return (try AliyunV2.ServiceList(parsing: body, scheme: scheme, boot: "https://boot.test:443", discovered: 1), "")
+        } catch {
+            return (nil, error.reason)
+        }
+    }
+
+    /// A stored service list file under `key`: the list, or `nil` and the reason it was refused.
+    public static func aliyunServiceRecord(_ bytes: [UInt8], key: String) -> (AliyunV2.ServiceList?, String) {
+        do throws(CacheFileError) { return (try AliyunV2.ServiceList(record: bytes, key: key), "") } catch { return (nil, error.description) }
+    }
+
+    /// The file text a list is stored as under `key`.
+    public static func aliyunServiceRecordText(_ list: AliyunV2.ServiceList, key: String) -> String { list.record(key: key) }
+
     /// A DNSPod answer body (HTTP 200) for `host`: plain text, or hex decrypted with `cipher` when one is given.
     public static func dnspod(_ body: [UInt8], cipher: SymmetricCipher?, host: String) -> Outcome {
         let mode: DNSPodResolver.Mode = cipher.map { .encrypted(id: "1", cipher: $0) } ?? .plain

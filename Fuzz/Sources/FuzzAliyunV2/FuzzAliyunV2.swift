@@ -9,7 +9,9 @@ let familyChoices: [AddressFamilies] = [.both, .v4Only, .v6Only]
 /// Alibaba's v2 answers to a query for three names, key `000102…0f`. Byte 0 picks the HTTP status (bit 0: 200 or
 /// 403), the query's mode (bits 1–2, modulo 3: plain, CBC, GCM) and the families (bits 3–4, modulo 3: both, IPv4,
 /// IPv6); the rest is the body. The rest is also opened as an encrypted `data` value on its own: whatever opens
-/// must seal back, under its own IV, to the very bytes it came from.
+/// must seal back, under its own IV, to the very bytes it came from. The rest is also a service discovery (`/ss`)
+/// answer, and a stored service list: every list read has 1–32 usable addresses and valid ports, and stores and
+/// reads back as itself.
 @_cdecl("FuzzAliyunV2_main")
 func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
     runFuzzer(argc, argv) { data, size in
@@ -31,6 +33,20 @@ func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<C
                 requireValid(addresses, family: only, host: host, "Aliyun v2 answer")
             case .refused(let reason):
                 requireOneLine(reason, "Aliyun v2 reason")
+            }
+        }
+        for (list, reason) in [ParserEntryPoints.aliyunServiceList(body, scheme: selector & 1 == 0 ? "https" : "http"),
+                               ParserEntryPoints.aliyunServiceRecord(body, key: "k")] {
+            if let list {
+                require((1...AliyunV2.ServiceList.maximumAddresses).contains(list.addresses.count), "\(list.addresses.count) service addresses")
+                for address in list.addresses {
+                    require(address.address.isUsable() && (1...65_535).contains(address.port), "service address \(address)")
+                }
+                let text = ParserEntryPoints.aliyunServiceRecordText(list, key: "k")
+                require(ParserEntryPoints.aliyunServiceRecord(Array(text.utf8), key: "k").0 == list,
+                        "a service list does not read back as itself")
+            } else {
+                requireOneLine(reason, "service list reason")
             }
         }
         guard encryption.mode != .plain, let plaintext = ParserEntryPoints.aliyunV2Open(body, encryption: encryption) else {
