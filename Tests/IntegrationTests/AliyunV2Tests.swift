@@ -272,4 +272,28 @@ import Testing
         #expect(result.stderr.hasPrefix("ipcurl: (2) \(message)"), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
     }
+
+    @Test func aTargetsFileChoosesV2AndItsEncryptionWhileKeysAndServersStayOnTheCommandLine() throws {
+        let account = try spareAccount(4)
+        let name = "t-\(String(UInt32.random(in: 0...UInt32.max), radix: 16)).any.test"
+        let scratch = try TemporaryDirectory()
+        let path = scratch.path + "/targets.yaml"
+        try """
+            resolver: { aliyun: "\(account)", aliyun-api: v2, aliyun_encryption: gcm, no-fallback: true }
+            targets:
+              - url: \(lab.https(name))
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try ipcurl(["check", "--targets", path, "--cacert", lab.ca, "--aliyun-boot-server", try bootServer(),
+                                 "--aliyun-aes-key-file", try lab.value("LAB_ALIYUN_AES_KEY_FILE")])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let queries = try v2Log(name)
+        #expect(queries.count == 1 && queries.first?["listener"] as? String == "service-tls", "\(queries)")
+        #expect(queries.first?["mode"] as? String == "2" || queries.first?["mode"] as? Int == 2, "\(queries)")
+        // The servers a query goes to are the command line's to choose.
+        try "resolver: { aliyun: \"\(account)\", aliyun-api: v2, aliyun-boot-server: \"\(try bootServer())\" }\ntargets: [\(lab.https(name))]\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let refused = try ipcurl(["check", "--targets", path, "--cacert", lab.ca])
+        #expect(refused.status == 2, "\(refused.stderr)")
+        #expect(refused.stderr.contains("\"aliyun-boot-server\" chooses the server that vendor secrets are sent to"), "\(refused.stderr)")
+    }
 }
