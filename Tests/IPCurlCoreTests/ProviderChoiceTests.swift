@@ -30,10 +30,19 @@ import Testing
 }
 
 @Suite struct SecretTests {
-    private func file(_ contents: String) throws -> String {
+    /// A file of mode `mode` (the owner's alone by default) holding `contents`.
+    private func file(_ contents: String, mode: Int = 0o600) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("ipcurl-secret-\(UUID().uuidString)").path
-        try contents.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(contents.utf8), attributes: [.posixPermissions: mode]))
         return path
+    }
+
+    /// The status of a file of `type` (regular by default) with permission bits `mode`, owned by `uid`.
+    private func status(_ mode: mode_t, uid: uid_t, type: mode_t = S_IFREG) -> stat {
+        var info = stat()
+        info.st_mode = type | mode
+        info.st_uid = uid
+        return info
     }
 
     @Test func fileWinsAndTrailingLineBreakIsDropped() throws {
@@ -57,6 +66,48 @@ import Testing
             #expect(error == .usage(""))
             #expect(!error.message.contains("lines") && !error.message.contains("inside"))
         }
+    }
+
+    @Test func theOwnerAndItsGroupMayReadARegularSecretFileAndOnlyTheOwnerWriteIt() {
+        let user: uid_t = 1000
+        for (uid, mode) in [(user, mode_t(0o600)), (user, 0o400), (user, 0o640), (user, 0o440), (user, 0o700), (user, 0o750),
+                            (0, 0o440), (0, 0o640), (0, 0o600)] {
+            #expect(Secret.permissionProblem(status(mode, uid: uid), of: "/k", user: user) == nil,
+                    "uid \(uid) mode \(String(mode, radix: 8))")
+        }
+        let fix = ": make it private with chmod 600 /k"
+        for (uid, mode, problem) in [
+            (user, mode_t(0o644), "readable by others (mode 0644)" + fix), (user, 0o604, "readable by others (mode 0604)" + fix),
+            (0, 0o444, "readable by others (mode 0444)" + fix), (user, 0o602, "writable by others (mode 0602)" + fix),
+            (user, 0o601, "executable by others (mode 0601)" + fix), (user, 0o620, "writable by its group (mode 0620)" + fix),
+            (0, 0o660, "writable by its group (mode 0660)" + fix), (user, 0o4666, "readable by others (mode 04666)" + fix),
+            (1234, 0o600, "owned by uid 1234, not by this user or root: make it this user's with chown 1000 /k"),
+            (1234, 0o644, "owned by uid 1234, not by this user or root: make it this user's with chown 1000 /k"),
+        ] {
+            #expect(Secret.permissionProblem(status(mode, uid: uid), of: "/k", user: user) == problem)
+        }
+        // Nothing is stored in a pipe, a FIFO, a terminal or /dev/null, whoever owns it and whatever its mode.
+        for type in [S_IFIFO, S_IFCHR, S_IFSOCK] {
+            #expect(Secret.permissionProblem(status(0o666, uid: 1234, type: type), of: "/dev/fd/3", user: user) == nil)
+        }
+        #expect(Secret.permissionProblem(status(0o644, uid: 0), of: "/a\u{1b}b", user: 0)
+                == "readable by others (mode 0644): make it private with chmod 600 /a\\x1bb", "the path is escaped")
+    }
+
+    @Test func aSecretFileReadableByOthersIsAUsageErrorThatDoesNotShowIt() throws {
+        let open = try file("s3cret-value\n", mode: 0o644)
+        defer { try? FileManager.default.removeItem(atPath: open) }
+        do {
+            _ = try Secret.load(file: open, variable: nil)
+            Issue.record("accepted a file of mode 0644")
+        } catch {
+            #expect(error == .usage(""))
+            #expect(error.message == "\(open): readable by others (mode 0644): make it private with chmod 600 \(open)")
+            #expect(!error.message.contains("s3cret"))
+        }
+        let shared = try file("s3cret-value\n", mode: 0o640)
+        defer { try? FileManager.default.removeItem(atPath: shared) }
+        #expect(try Secret.load(file: shared, variable: nil)?.value == "s3cret-value")
     }
 
     @Test func urlSafety() {

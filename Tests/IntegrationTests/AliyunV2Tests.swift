@@ -78,8 +78,7 @@ import Testing
         let tag = String(UInt32.random(in: 0...UInt32.max), radix: 16)
         let name = "w-\(tag).any.test"
         let secret = FileManager.default.temporaryDirectory.appendingPathComponent("v2-wrong-\(tag)").path
-        FileManager.default.createFile(atPath: secret, contents: Data("00112233445566778899aabbccddeeff".utf8),
-                                       attributes: [.posixPermissions: 0o600])
+        try writePrivateFile("00112233445566778899aabbccddeeff", to: secret)
         defer { try? FileManager.default.removeItem(atPath: secret) }
         let result = try ipcurl(["resolve", "--aliyun", try lab.value("LAB_ALIYUN_SIGNED_ACCOUNT"), "--aliyun-api", "v2",
                                  "--httpdns-secret-file", secret, "--httpdns-server", http, "--httpdns-server", http + "/",

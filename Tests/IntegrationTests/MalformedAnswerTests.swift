@@ -47,7 +47,7 @@ import Testing
 
     @Test func wrongDNSPodKeyIsAResolverFailure() throws {
         let key = FileManager.default.temporaryDirectory.appendingPathComponent("ipcurl-wrong-key-\(getpid())").path
-        try "0123456789abcdef".write(toFile: key, atomically: true, encoding: .utf8)
+        try writePrivateFile("0123456789abcdef", to: key)
         defer { try? FileManager.default.removeItem(atPath: key) }
         let server = "http://\(try lab.value("LAB_HTTPDNS_IP")):\(try lab.value("LAB_HTTPDNS_HTTP_PORT"))"
         let result = try ipcurl(["resolve", "--dnspod-id", try lab.value("LAB_DNSPOD_ID"), "--dnspod-key-file", key,

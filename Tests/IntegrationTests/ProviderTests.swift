@@ -49,7 +49,7 @@ import Testing
         #expect(unsigned.status == 6)
         #expect(unsigned.stderr == "ipcurl: (6) Could not resolve host: a.test (\(server): 'UnsignedInterfaceDisabled' (HTTP 403))\n")
         let wrong = FileManager.default.temporaryDirectory.appendingPathComponent("ipcurl-wrong-secret-\(getpid())").path
-        try "not-the-secret\n".write(toFile: wrong, atomically: true, encoding: .utf8)
+        try writePrivateFile("not-the-secret\n", to: wrong)
         defer { try? FileManager.default.removeItem(atPath: wrong) }
         let badlySigned = try ipcurl(["resolve", "--aliyun", account, "--httpdns-secret-file", wrong, "--httpdns-server", server, "a.test"])
         #expect(badlySigned.status == 6)

@@ -58,6 +58,13 @@ func run(_ executable: String, _ arguments: [String], stdin: Data? = nil, enviro
                stderr: String(decoding: errData, as: UTF8.self), stdoutBytes: outData)
 }
 
+/// Writes `text` to `path` as a file only its owner may read or write, as ipcurl wants its secret files.
+func writePrivateFile(_ text: String, to path: String) throws {
+    guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
+        throw LabError("cannot write \(path)")
+    }
+}
+
 /// A fresh directory under the system temp dir, removed with everything in it when the value goes away.
 final class TemporaryDirectory: @unchecked Sendable {
     let path: String

@@ -135,7 +135,7 @@ class Fixture:
         os.makedirs(f"{self.tmp}/secrets", mode=0o700)
         for file, value in (("aliyun.secret", SECRET), ("aliyun-aes.key", KEY.hex()), ("dnspod-aes.key", "a" * 16),
                             ("dnspod-des.key", "b" * 8), ("dnspod.token", "123456789")):
-            with open(f"{self.tmp}/secrets/{file}", "w") as f:
+            with open(f"{self.tmp}/secrets/{file}", "w", opener=lambda path, flags: os.open(path, flags, 0o600)) as f:
                 f.write(value)
 
     def stop(self):

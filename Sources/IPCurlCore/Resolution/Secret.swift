@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CurlKit
+import HTTPDNS
 
 /// A credential read from a file or the environment, never from argv; its text never appears in a message.
 public struct Secret: Sendable, Equatable {
@@ -17,12 +18,18 @@ public struct Secret: Sendable, Equatable {
     }
 
     /// Reads `file` if given, else the environment variable `variable` (if any); `nil` when neither is set.
-    /// An unreadable file is exit 26 (as curl reports unreadable input files); an empty secret is a usage error.
+    /// An unreadable file is exit 26 (as curl reports unreadable input files); an empty secret, or a regular file
+    /// that others could read or change (``permissionProblem(_:of:user:)``, judged on the opened file), is a usage
+    /// error.
     public static func load(file: String?, variable: String?) throws(CurlError) -> Secret? {
         let text: String
         let origin: String
         if let file {
-            text = String(decoding: try LocalFiles.read(file), as: UTF8.self)
+            let bytes = try LocalFiles.read(file, atMost: .max) { info throws(CurlError) in
+                guard let problem = permissionProblem(info, of: file) else { return }
+                throw CurlError.usage("\(Printable.escaped(file)): \(problem)")
+            }
+            text = String(decoding: bytes, as: UTF8.self)
             origin = file
         } else if let variable, let raw = getenv(variable) {
             text = String(cString: raw)
@@ -37,6 +44,29 @@ public struct Secret: Sendable, Equatable {
             throw CurlError.usage("\(origin): the secret must be one line of printable characters")
         }
         return Secret(value: value, origin: origin)
+    }
+
+    /// Why the secret file at `path` with status `info` is not private enough, with the fix; `nil` when it is. A
+    /// regular file must be owned by `user` or root (a Kubernetes secret volume is root's), and readable by nobody
+    /// but its owner and group and writable by nobody but its owner. A pipe, a FIFO or a device stores nothing
+    /// and passes whatever its owner and mode.
+    public static func permissionProblem(_ info: stat, of path: String, user: uid_t = geteuid()) -> String? {
+        guard info.st_mode & S_IFMT == S_IFREG else { return nil }
+        let shown = Printable.escaped(path)
+        if info.st_uid != user && info.st_uid != 0 {
+            return "owned by uid \(info.st_uid), not by this user or root: make it this user's with chown \(user) \(shown)"
+        }
+        let reason: String
+        switch info.st_mode {
+        case let mode where mode & S_IROTH != 0: reason = "readable by others"
+        case let mode where mode & S_IWOTH != 0: reason = "writable by others"
+        case let mode where mode & S_IXOTH != 0: reason = "executable by others"
+        case let mode where mode & S_IWGRP != 0: reason = "writable by its group"
+        default: return nil
+        }
+        let octal = String(info.st_mode & 0o7777, radix: 8)
+        let mode = String(repeating: "0", count: max(1, 4 - octal.count)) + octal
+        return "\(reason) (mode \(mode)): make it private with chmod 600 \(shown)"
     }
 
     /// Whether the secret can go into a URL query as it is (`A-Z a-z 0-9 - . _ ~`).

@@ -35,7 +35,7 @@ import Testing
         try oracle.compare(["-E", cert, "--key", key, "--cert-type", "FOO", url])
         try oracle.compare(["-E", "\(try lab.value("LAB_CLIENT_P12")):\(passphrase)", url])  // P12 read as PEM
         let wrong = try TemporaryDirectory()
-        try "not the passphrase\n".write(toFile: wrong.path + "/pass", atomically: true, encoding: .utf8)
+        try writePrivateFile("not the passphrase\n", to: wrong.path + "/pass")
         try oracle.compare(["-E", cert, "--key", try lab.value("LAB_CLIENT_ENC_KEY"), "--pass", wrong.path + "/pass", url],
                            ["-E", cert, "--key", try lab.value("LAB_CLIENT_ENC_KEY"), "--pass", "not the passphrase", url])
     }
