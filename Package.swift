@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "HTTPDNS", dependencies: ["CCrypto"]),
         // libyaml is linked statically: only `check --targets` uses it, and a shared libyaml costs every start
         // about 0.35 M instructions of symbol lookups.
-        .target(name: "IPCurlCore", dependencies: ["HTTPDNS", "CurlKit", "CYAML", "CSystem"],
+        .target(name: "IPCurlCore", dependencies: ["HTTPDNS", "CurlKit", "CYAML", "CSystem", "CCrypto"],
                 linkerSettings: [.linkedLibrary(":libyaml.a")]),
         // The subcommands and their option tables; the ipcurl executable is only its entry point, and the tables
         // also drive the man page and completions that ipcurl-docs writes at build time.
