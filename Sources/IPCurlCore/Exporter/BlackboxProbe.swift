@@ -129,6 +129,7 @@ struct ProbeRun {
         for (index, address) in addresses.enumerated() {
             let started = ContinuousClock.now
             var hops = HopChain(run: self, url: url)
+            hops.log = log  // every address's lines, in order
             let passed = hops.run(address: address)
             if index == 0 { registry = hops.registry }
             log = hops.log

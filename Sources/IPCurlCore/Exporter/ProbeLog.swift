@@ -26,7 +26,7 @@ public struct ProbeLog: Sendable {
 
     /// A logfmt value: bare when it has no blank, quote, `=` or control character, else quoted with `\"`, `\\` and
     /// controls escaped.
-    static func value(_ text: String) -> String {
+    public static func value(_ text: String) -> String {
         let needsQuotes = text.isEmpty || text.unicodeScalars.contains { $0 == " " || $0 == "\"" || $0 == "=" || $0.value < 0x20 || $0.value == 0x7f }
         guard needsQuotes else { return text }
         var out = "\""
@@ -48,7 +48,7 @@ public struct ProbeLog: Sendable {
     }
 
     /// Now in UTC with milliseconds, as go-kit's `DefaultTimestampUTC`.
-    static func timestamp() -> String {
+    public static func timestamp() -> String {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         var seconds = now.tv_sec
