@@ -1,4 +1,5 @@
-/// blackbox_exporter's `fail_if_header_*` and `fail_if_body_*` rules over a response, unanchored as Go's
+/// blackbox_exporter's `fail_if_header_*` and `fail_if_body_*` rules over a response, matched as Go's RE2 matches
+/// (`ExporterRegex`), unanchored as Go's
 /// `Regexp.MatchString`.
 /// - SeeAlso: blackbox_exporter `prober/http.go` (`matchRegularExpressions`, `matchRegularExpressionsOnHeaders`).
 enum RegexRules {
@@ -50,6 +51,6 @@ enum RegexRules {
     }
 
     private static func matches(_ pattern: String, _ text: String) -> Bool {
-        (try? Regex(pattern).firstMatch(in: text)) != nil
+        (try? ExporterRegex.compile(pattern).firstMatch(in: text)) != nil
     }
 }

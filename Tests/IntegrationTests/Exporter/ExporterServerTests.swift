@@ -3,7 +3,7 @@ import Testing
 
 /// A running `ipcurl-exporter` (started as `ipcurl exporter`, on 127.0.0.1 at a port of its choosing) and the
 /// lab's temp directory for its files.
-final class RunningExporter {
+final class RunningExporter: @unchecked Sendable {
     let process = Process()
     let port: Int
     let scratch: TemporaryDirectory
@@ -178,7 +178,7 @@ final class RunningExporter {
         let exporter = try exporter()
         let key = "exporter-\(UInt32.random(in: 0...UInt32.max))"
         let target = Self.encoded(lab.https("a.test", "/api/together?key=\(key)&n=16"))
-        let results = UnsafeMutableBufferPointer<Double>.allocate(capacity: 16)
+        nonisolated(unsafe) let results = UnsafeMutableBufferPointer<Double>.allocate(capacity: 16)
         defer { results.deallocate() }
         DispatchQueue.concurrentPerform(iterations: 16) { index in
             results[index] = (try? exporter.get("/probe?target=" + target)).flatMap { Self.value("probe_success", in: $0.body) } ?? -1
