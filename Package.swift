@@ -29,7 +29,16 @@ let package = Package(
             name: "CYAML",
             providers: [.apt(["libyaml-dev"])]
         ),
+        // The exporter's HTTP server: libmicrohttpd, its GnuTLS, and libcrypt's bcrypt.
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev", "libgnutls28-dev", "libcrypt-dev"])]
+        ),
         .target(name: "CurlKit", dependencies: ["CCurl"]),
+        // An HTTP(S) server over libmicrohttpd for the exporter's own executable; knows nothing of ipcurl, and the
+        // ipcurl executable does not link it (a request loads no library of the server).
+        .target(name: "ExporterHTTP", dependencies: ["CMicroHTTPD"]),
         // curl's command-line grammar over tables of option rows; knows nothing of curl or HTTP.
         .target(name: "OptionTable"),
         .target(name: "HTTPDNS", dependencies: ["CCrypto"]),
@@ -46,6 +55,7 @@ let package = Package(
         .testTarget(name: "CurlKitTests", dependencies: ["CurlKit"]),
         .testTarget(name: "OptionTableTests", dependencies: ["OptionTable"]),
         .testTarget(name: "HTTPDNSTests", dependencies: ["HTTPDNS"]),
+        .testTarget(name: "ExporterHTTPTests", dependencies: ["ExporterHTTP"]),
         .testTarget(name: "IPCurlCoreTests", dependencies: ["IPCurlCore", "HTTPDNS", "CurlKit"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ipcurl", "ipcurl-docs", "IPCurlCLI", "IPCurlCore", "CurlKit", "HTTPDNS"]),
     ]
