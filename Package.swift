@@ -5,6 +5,7 @@ let package = Package(
     name: "ipcurl",
     products: [
         .executable(name: "ipcurl", targets: ["ipcurl"]),
+        .executable(name: "ipcurl-exporter", targets: ["ipcurl-exporter"]),
         .library(name: "HTTPDNS", targets: ["HTTPDNS"]),
         .library(name: "CurlKit", targets: ["CurlKit"]),
         // For the fuzz targets of Fuzz/ (a package of their own), which reach the parsers through @_spi(Fuzzing).
@@ -50,6 +51,8 @@ let package = Package(
         // also drive the man page and completions that ipcurl-docs writes at build time.
         .target(name: "IPCurlCLI", dependencies: ["IPCurlCore", "OptionTable"]),
         .executableTarget(name: "ipcurl", dependencies: ["IPCurlCLI"]),
+        // `ipcurl exporter`'s server: the only program that links the HTTP server (ipcurl hands over to it).
+        .executableTarget(name: "ipcurl-exporter", dependencies: ["IPCurlCLI", "ExporterHTTP"]),
         // Writes the man page and shell completions from the option tables (make docs, make install).
         .executableTarget(name: "ipcurl-docs", dependencies: ["IPCurlCLI"]),
         .testTarget(name: "CurlKitTests", dependencies: ["CurlKit"]),
@@ -57,6 +60,6 @@ let package = Package(
         .testTarget(name: "HTTPDNSTests", dependencies: ["HTTPDNS"]),
         .testTarget(name: "ExporterHTTPTests", dependencies: ["ExporterHTTP"]),
         .testTarget(name: "IPCurlCoreTests", dependencies: ["IPCurlCore", "HTTPDNS", "CurlKit"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["ipcurl", "ipcurl-docs", "IPCurlCLI", "IPCurlCore", "CurlKit", "HTTPDNS"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["ipcurl", "ipcurl-exporter", "ipcurl-docs", "IPCurlCLI", "IPCurlCore", "CurlKit", "HTTPDNS"]),
     ]
 )

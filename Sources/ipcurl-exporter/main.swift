@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CurlKit
 import ExporterHTTP
 import IPCurlCLI
 import IPCurlCore

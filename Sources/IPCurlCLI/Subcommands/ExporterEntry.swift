@@ -9,7 +9,7 @@ import IPCurlCore
 /// (the program's HTTP server) runs with the result until it returns its ending.
 public enum ExporterEntry {
     /// What the server needs.
-    public struct Launch {
+    public struct Launch: Sendable {
         /// `--web.listen-address`.
         public let listenAddress: String
         /// `--web.config.file`.
