@@ -177,14 +177,12 @@ final class RunningExporter: @unchecked Sendable {
     @Test func sixteenProbesRunAtOnce() throws {
         let exporter = try exporter()
         let key = "exporter-\(UInt32.random(in: 0...UInt32.max))"
-        let target = Self.encoded(lab.https("a.test", "/api/together?key=\(key)&n=16"))
-        nonisolated(unsafe) let results = UnsafeMutableBufferPointer<Double>.allocate(capacity: 16)
-        defer { results.deallocate() }
-        DispatchQueue.concurrentPerform(iterations: 16) { index in
-            results[index] = (try? exporter.get("/probe?target=" + target)).flatMap { Self.value("probe_success", in: $0.body) } ?? -1
-        }
-        // The barrier answers 200 only when all 16 requests wait at the same time.
-        #expect(Array(results) == Array(repeating: 1.0, count: 16))
+        // The real curl asks for the sixteen probes at once (-Z); the barrier answers 200 only when all sixteen
+        // requests wait at it together, so each probe passes only when they overlap.
+        let urls = (1...16).map { exporter.base + "/probe?target=" + Self.encoded(lab.https("a.test", "/api/together?key=\(key)&n=16&i=\($0)")) }
+        let result = try run("/usr/bin/curl", ["-sS", "--noproxy", "*", "-Z", "--parallel-immediate", "--parallel-max", "16"] + urls)
+        let passed = result.stdout.split(separator: "\n").filter { $0 == "probe_success 1" }
+        #expect(passed.count == 16, "\(result.stdout.prefix(600)) \(result.stderr)")
     }
 
     @Test func configCheckValidatesWithoutServing() throws {
