@@ -37,7 +37,7 @@ final class RunningExporter: @unchecked Sendable {
         }
         guard let found else {
             process.waitUntilExit()
-            throw LabError("the exporter did not start: \(seen)")
+            throw LabError("the exporter did not start (exit \(process.terminationStatus), \(process.terminationReason == .uncaughtSignal ? "signal" : "exit")): \(seen)")
         }
         port = found
     }
@@ -195,5 +195,44 @@ final class RunningExporter: @unchecked Sendable {
         let refused = try ipcurl(["exporter", "--config.file", bad, "--config.check"])
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("\(bad):4:"), "\(refused.stderr)")
+    }
+
+    @Test func aWebConfigDemandsCredentialsAndServesTLS() throws {
+        let scratch = try TemporaryDirectory()
+        let hash = try run("/usr/bin/env", ["python3", "-c", "import bcrypt; print(bcrypt.hashpw(b'pass word', bcrypt.gensalt(rounds=4)).decode())"])
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let certs = lab.ca.replacingOccurrences(of: "/ca.pem", with: "")
+        let web = scratch.path + "/web.yml"
+        try """
+            tls_server_config: { cert_file: \(certs)/a.test.pem, key_file: \(certs)/a.test.key }
+            basic_auth_users: { prom: "\(hash)" }
+            """.write(toFile: web, atomically: true, encoding: .utf8)
+        let exporter = try RunningExporter(config: config(), arguments: ["--web.config.file", web, "--doh", lab.dohURL,
+                                                                          "--cacert", lab.ca, "--no-fallback"])
+        let base = "https://a.test:\(exporter.port)"
+        let pin = ["--cacert", lab.ca, "--resolve", "a.test:\(exporter.port):127.0.0.1"]
+        let target = "/probe?target=" + Self.encoded(lab.https("a.test"))
+        func get(_ extra: [String]) throws -> String { try run("/usr/bin/curl", ["-sS", "-w", "\n%{http_code}"] + pin + extra + [base + target]).stdout }
+        #expect(try get([]).hasSuffix("\n401"))
+        #expect(try get(["-u", "prom:wrong"]).hasSuffix("\n401"))
+        let allowed = try get(["-u", "prom:pass word"])
+        #expect(allowed.hasSuffix("\n200") && allowed.contains("probe_success 1"), "\(allowed)")
+        let plain = try run("/usr/bin/curl", ["-sS", "-u", "prom:pass word", "http://127.0.0.1:\(exporter.port)" + target])
+        #expect(plain.status != 0, "plain HTTP to the TLS port: \(plain.stdout)")
+        // Two refused requests and one allowed one: only the allowed one ran a probe.
+        let metrics = try run("/usr/bin/curl", ["-sS", "-u", "prom:pass word"] + pin + [base + "/metrics"]).stdout
+        #expect(metrics.contains("ipcurl_exporter_probes_total{module=\"http_2xx\",result=\"success\"} 1"), "\(metrics)")
+        #expect(!metrics.contains("result=\"failure\"} 1"), "\(metrics)")
+    }
+
+    @Test func ipcurlLoadsNoLibraryOfTheServer() throws {
+        let ipcurl = try run("/usr/bin/ldd", [ipcurlBinary()]).stdout
+        let beside = URL(fileURLWithPath: ipcurlBinary()).deletingLastPathComponent().appendingPathComponent("ipcurl-exporter").path
+        let exporter = try run("/usr/bin/ldd", [beside]).stdout
+        // ldd lists what the program loads, its libraries' libraries too (libcurl's bring GnuTLS already).
+        for library in ["libmicrohttpd", "libcrypt.so.1"] {
+            #expect(!ipcurl.contains(library), "ipcurl links \(library)")
+            #expect(exporter.contains(library), "ipcurl-exporter does not link \(library): \(exporter)")
+        }
     }
 }
