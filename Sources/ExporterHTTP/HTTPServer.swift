@@ -5,7 +5,8 @@ internal import CMicroHTTPD
 
 /// An HTTP(S) server on libmicrohttpd: one thread per connection, so a handler may block (a probe runs up to its
 /// timeout) while other requests are served; TLS through GnuTLS; basic auth checked by libcrypt's bcrypt before the
-/// handler is called. Listening starts in `init`; `stop` ends it.
+/// handler is called. Listening starts in `init`; `stop` ends it (call it from a thread, not a signal handler).
+/// libmicrohttpd's default bound holds: 1,020 connections at once, further ones closed on arrival.
 /// - SeeAlso: `MHD_start_daemon` (`MHD_USE_THREAD_PER_CONNECTION`, `MHD_OPTION_LISTEN_SOCKET`),
 ///   `MHD_quiesce_daemon`, `MHD_stop_daemon`.
 public final class HTTPServer: @unchecked Sendable {
@@ -23,7 +24,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Starts listening on `listenAddress` (as Go's `net.Listen`: `HOST:PORT`, `:PORT` for every address,
     /// `[IPv6]:PORT`); `idleTimeoutSeconds` closes a connection that sends nothing for that long (a handler's own
-    /// time never counts).
+    /// time never counts; 0 never closes one).
     public convenience init(listenAddress: String, security: HTTPServerSecurity = .init(), idleTimeoutSeconds: Int = 90,
                             handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws(HTTPServerError) {
         try self.init(listenAddress: listenAddress, security: security, idleTimeoutSeconds: idleTimeoutSeconds,
