@@ -72,6 +72,7 @@ enum ExporterModules {
         settings.preferredFamily = http.preferredIPProtocol == .ip4 ? .v4 : .v6
         settings.ipProtocolFallback = http.ipProtocolFallback
         settings.allIPs = http.httpdns?.allIPs ?? false
+        settings.compareSystem = http.httpdns?.compareSystem ?? false
         return settings
     }
 

@@ -58,6 +58,8 @@ public struct BlackboxHTTPSettings: Sendable {
     public var ipProtocolFallback = true
     /// `httpdns.all_ips`: probe every address of the answer.
     public var allIPs = false
+    /// `httpdns.compare_system`: also ask the system resolver and report whether its answer differs.
+    public var compareSystem = false
 
     /// Blackbox's defaults.
     public init() {}

@@ -192,11 +192,28 @@ struct ProbeRun {
             }
             chosen = settings.allIPs ? ordered : [first]
         }
+        if settings.compareSystem, IPAddress(url.host) == nil { compareWithSystem(url, answer: answer) }
         let first = chosen[0]
         log.info("Resolved target address", ("target", url.host), ("ip", first.description))
         registry.set("probe_ip_protocol", first.family == .v4 ? 4 : 6, help: Self.protocolHelp)
         registry.set("probe_ip_addr_hash", BlackboxProbe.addressHash(first), help: Self.hashHelp)
         return chosen
+    }
+
+    /// `compare_system`: `ipcurl_system_dns_mismatch` 1 when the system resolver's addresses for the target are not
+    /// HTTPDNS's (as sets), 0 when they are; the system's answer in the log.
+    private mutating func compareWithSystem(_ url: CurlURL, answer: [IPAddress]) {
+        var system: [IPAddress] = []
+        do throws(ResolutionError) {
+            system = try SystemResolver().resolve(url.host, port: url.port, within: LookupBudget(milliseconds: max(1, remainingMS))).addresses
+        } catch {
+            log.info("System resolver gave no address", ("target", url.host), ("err", error.reason))
+        }
+        let differs = Set(system) != Set(answer)
+        log.info("System resolver's answer", ("target", url.host), ("addresses", system.map(\.description).joined(separator: ",")),
+                 ("differs", differs ? "true" : "false"))
+        registry.set("ipcurl_system_dns_mismatch", differs ? 1 : 0,
+                     help: "Whether the system resolver's addresses for the target differ from HTTPDNS's (compare_system)")
     }
 
     static let protocolHelp = "Specifies whether probe ip protocol is IP4 or IP6"

@@ -171,7 +171,7 @@ struct HopChain {
                 registry.set("probe_failed_due_to_regex", success ? 0 : 1, help: "Indicates if probe failed due to regex")
             }
             if success, settings.readsBody {
-                success = RegexRules.bodyPasses(result.body, settings, log: &log)
+                success = RegexRules.bodyPasses(result.body, settings, deadline: run.deadline, log: &log)
                 registry.set("probe_failed_due_to_regex", success ? 0 : 1, help: "Indicates if probe failed due to regex")
             }
             if let modified = result.headers.first(named: "last-modified").flatMap(HTTPDate.seconds) {

@@ -1,3 +1,5 @@
+import HTTPDNS
+
 /// blackbox_exporter's `fail_if_header_*` and `fail_if_body_*` rules over a response, matched as Go's RE2 matches
 /// (`ExporterRegex`), unanchored as Go's
 /// `Regexp.MatchString`.
@@ -32,18 +34,24 @@ enum RegexRules {
         return true
     }
 
-    /// Whether the body passes every body rule.
-    static func bodyPasses(_ body: [UInt8], _ settings: BlackboxHTTPSettings, log: inout ProbeLog) -> Bool {
+    /// Whether the body passes every body rule by `deadline` (the probe's end): the patterns run on a thread of their
+    /// own, left behind when a pattern that backtracks outlives the probe, which then fails.
+    static func bodyPasses(_ body: [UInt8], _ settings: BlackboxHTTPSettings, deadline: ContinuousClock.Instant,
+                           log: inout ProbeLog) -> Bool {
         let text = String(decoding: body, as: UTF8.self)
-        for pattern in settings.failIfBodyMatches where matches(pattern, text) {
-            log.error("Body matched regular expression", ("regexp", pattern))
+        let (forbidden, required) = (settings.failIfBodyMatches, settings.failIfBodyNotMatches)
+        let search = BackgroundTask { () -> (pattern: String, matched: Bool)? in
+            if let pattern = forbidden.first(where: { matches($0, text) }) { return (pattern, true) }
+            if let pattern = required.first(where: { !matches($0, text) }) { return (pattern, false) }
+            return nil
+        }
+        guard let outcome = search.wait(until: deadline) else {
+            log.error("Body regular expressions did not finish within the probe's time")
             return false
         }
-        for pattern in settings.failIfBodyNotMatches where !matches(pattern, text) {
-            log.error("Body did not match regular expression", ("regexp", pattern))
-            return false
-        }
-        return true
+        guard let failed = outcome else { return true }
+        log.error(failed.matched ? "Body matched regular expression" : "Body did not match regular expression", ("regexp", failed.pattern))
+        return false
     }
 
     private static func values(of name: String, in headers: ResponseHeaders) -> [String] {

@@ -84,6 +84,24 @@ final class RunningExporter: @unchecked Sendable {
               preferred_ip_protocol: ip4
               tls_config: { ca_file: \(lab.ca) }
               httpdns: { all_ips: true }
+          compared:
+            prober: http
+            http:
+              preferred_ip_protocol: ip4
+              tls_config: { ca_file: \(lab.ca) }
+              httpdns: { compare_system: true }
+          body_get:
+            prober: http
+            http:
+              preferred_ip_protocol: ip4
+              tls_config: { ca_file: \(lab.ca) }
+              fail_if_body_not_matches_regexp: ['"method": ?"GET"']
+          body_forbidden:
+            prober: http
+            http:
+              preferred_ip_protocol: ip4
+              tls_config: { ca_file: \(lab.ca) }
+              fail_if_body_matches_regexp: ['"method"']
           ping:
             prober: icmp
         \(extra)
@@ -163,6 +181,27 @@ final class RunningExporter: @unchecked Sendable {
         #expect(Self.value("probe_success", in: probe.body) == 0, "\(probe.body)")
         #expect(probe.body.contains("ipcurl_probe_address_success{family=\"ipv4\",ip=\"127.0.0.2\"} 1"), "\(probe.body)")
         #expect(probe.body.contains("ipcurl_probe_address_success{family=\"ipv4\",ip=\"127.0.0.3\"} 0"), "\(probe.body)")
+    }
+
+    @Test func compareSystemReportsWhetherTheSystemResolverAgrees() throws {
+        let exporter = try exporter()
+        let probe = try exporter.get("/probe?module=compared&debug=true&target=" + Self.encoded(lab.https("a.test")))
+        let mismatch = Self.value("ipcurl_system_dns_mismatch", in: probe.body)
+        #expect(mismatch == 0 || mismatch == 1, "\(probe.body)")
+        #expect(probe.body.contains("System resolver"), "\(probe.body)")
+        let plain = try exporter.get("/probe?target=" + Self.encoded(lab.https("a.test")))
+        #expect(Self.value("ipcurl_system_dns_mismatch", in: plain.body) == nil)
+    }
+
+    @Test func bodyRegularExpressionsDecideAndAreReported() throws {
+        let exporter = try exporter()
+        let echo = Self.encoded(lab.https("a.test", "/api/echo"))
+        let passing = try exporter.get("/probe?module=body_get&target=" + echo)
+        #expect(Self.value("probe_success", in: passing.body) == 1 && Self.value("probe_failed_due_to_regex", in: passing.body) == 0,
+                "\(passing.body)")
+        let failing = try exporter.get("/probe?module=body_forbidden&target=" + echo)
+        #expect(Self.value("probe_success", in: failing.body) == 0 && Self.value("probe_failed_due_to_regex", in: failing.body) == 1,
+                "\(failing.body)")
     }
 
     @Test func theScrapeTimeoutEndsASlowProbeWithProbeSuccess0() throws {
