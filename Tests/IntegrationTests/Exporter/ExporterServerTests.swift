@@ -102,6 +102,13 @@ final class RunningExporter: @unchecked Sendable {
               preferred_ip_protocol: ip4
               tls_config: { ca_file: \(lab.ca) }
               fail_if_body_matches_regexp: ['"method"']
+          authed:
+            prober: http
+            http:
+              preferred_ip_protocol: ip4
+              tls_config: { ca_file: \(lab.ca) }
+              basic_auth: { username: probe, password: hunter2-secret }
+              headers: { Cookie: session=cookie-secret }
           ping:
             prober: icmp
         \(extra)
@@ -173,6 +180,14 @@ final class RunningExporter: @unchecked Sendable {
         }
         #expect(debug.body.contains("which is not in the answer"), "\(debug.body)")
         #expect(Self.value("probe_success", in: debug.body) == 0)  // 127.0.0.3 serves another name's certificate
+    }
+
+    @Test func debugRedactsTheModulesSecrets() throws {
+        let exporter = try exporter()
+        let debug = try exporter.get("/probe?module=authed&debug=true&target=" + Self.encoded(lab.https("a.test", "/api/echo")))
+        #expect(debug.status == 200 && debug.body.contains("Module configuration:"), "\(debug.body)")
+        #expect(!debug.body.contains("hunter2-secret") && !debug.body.contains("cookie-secret"), "\(debug.body)")
+        #expect(debug.body.contains("<secret>"), "\(debug.body)")
     }
 
     @Test func allIPsPassesOnlyWhenEveryAddressPasses() throws {
