@@ -30,13 +30,7 @@ public struct ExporterConfig: Sendable {
     /// without `--`) and what each takes: the CLI's, with the operator's trust.
     public static func load(path: String,
                             resolverOptions: [String: ResolverOptionKind]) throws(ExporterConfigError) -> ExporterConfig {
-        let bytes: [UInt8]
-        do {
-            bytes = try TargetsFile.readFile(path, atMost: maximumBytes + 1)
-        } catch {
-            throw ExporterConfigError(error)
-        }
-        return try decode(text: bytes, path: path, resolverOptions: resolverOptions)
+        try decode(text: try TargetsFile.readFile(path, atMost: maximumBytes + 1), path: path, resolverOptions: resolverOptions)
     }
 
     /// Decodes `text` as the contents of the file named `path` (used only in errors and warnings).
@@ -58,38 +52,10 @@ public struct ExporterConfig: Sendable {
                                       message: "the file holds no YAML document (it needs a \"modules\" mapping)")
         }
         var decoder = ExporterConfigDecoder(path: path, resolverOptions: resolverOptions)
-        do {
-            return try decoder.config(root)
-        } catch {
-            throw ExporterConfigError(error)
-        }
+        return try decoder.config(root)
     }
 }
 
-/// A configuration file that cannot be read or decoded, at the offending place.
-public struct ExporterConfigError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The file as named.
-    public var path: String
-    /// The 1-based line; 0 when the error concerns the whole file (it cannot be read, or is too large).
-    public var line: Int
-    /// The 1-based column (in characters); 0 with line 0.
-    public var column: Int
-    /// One line saying what is wrong.
-    public var message: String
-
-    /// An error in `path` at `line`:`column`.
-    public init(path: String, line: Int, column: Int, message: String) {
-        self.path = path
-        self.line = line
-        self.column = column
-        self.message = message
-    }
-
-    /// The same error from the readers the exporter shares with the targets file.
-    init(_ error: TargetsFileError) {
-        self.init(path: error.path, line: error.line, column: error.column, message: error.message)
-    }
-
-    /// `FILE:LINE:COL: message`, or `FILE: message` without a position; one line, escaped for a terminal.
-    public var description: String { TargetsFileError(path: path, line: line, column: column, message: message).description }
-}
+/// A configuration file that cannot be read or decoded, at the offending place: the targets file's error, since both
+/// are read by the same code (`FILE:LINE:COL: message`, or `FILE: message` for the whole file).
+public typealias ExporterConfigError = TargetsFileError

@@ -138,7 +138,8 @@ public struct ResolverArgument: Sendable, Equatable {
     }
 }
 
-/// A targets file that cannot be read or decoded, at the offending place.
+/// A targets file (or the exporter's configuration file, or its web configuration) that cannot be read or decoded,
+/// at the offending place.
 public struct TargetsFileError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file as named.
     public var path: String
