@@ -4,11 +4,12 @@ PREFIX   ?= /usr/local
 SWIFT    ?= swift
 SWIFTC   ?= swiftc
 LAB      := Tests/Lab/lab.sh
-PACKAGES := libcurl4-openssl-dev libssl-dev libyaml-dev nginx-light unbound knot-resolver openssl curl python3 groff-base \
-            python3-pip perl prometheus prometheus-blackbox-exporter prometheus-pushgateway
-# Consumers of ipcurl check's reports and the HTTPDNS fixture's AES-GCM (cryptography), from PyPI, and Jenkins' JUnit
-# schema from pytest's source distribution.
-PIP_PACKAGES := xmlschema prometheus-client junitparser cryptography
+PACKAGES := libcurl4-openssl-dev libssl-dev libyaml-dev libmicrohttpd-dev libgnutls28-dev libcrypt-dev nginx-light \
+            unbound knot-resolver openssl curl python3 groff-base python3-pip perl prometheus prometheus-blackbox-exporter \
+            prometheus-pushgateway
+# Consumers of ipcurl check's reports, the HTTPDNS fixture's AES-GCM (cryptography) and the exporter server tests'
+# bcrypt hashes (bcrypt), from PyPI, and Jenkins' JUnit schema from pytest's source distribution.
+PIP_PACKAGES := xmlschema prometheus-client junitparser cryptography bcrypt
 JUNIT_XSD := .lab-cache/junit-10.xsd
 # Release builds: start-up and resident memory are features.
 # - The Swift runtime and libstdc++ link statically (Build/static-libstdc++ makes -lstdc++ pick the archive).
@@ -47,7 +48,7 @@ setup-apt:
 	$$sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q --no-install-recommends $$missing
 
 setup-consumers: setup-apt
-	@python3 -c 'import xmlschema, prometheus_client, junitparser, cryptography.hazmat.primitives.ciphers.aead' 2>/dev/null || \
+	@python3 -c 'import xmlschema, prometheus_client, junitparser, cryptography.hazmat.primitives.ciphers.aead, bcrypt' 2>/dev/null || \
 	  { echo "setup: pip install $(PIP_PACKAGES)"; python3 -m pip install -q $(PIP_PACKAGES) || \
 	    python3 -m pip install -q --break-system-packages $(PIP_PACKAGES); }
 	@if [ ! -s $(JUNIT_XSD) ]; then \
@@ -94,7 +95,7 @@ test: setup
 # ipcurl-docs: ASan reads SANITIZE_LOGS/options/<binary name> after ASAN_OPTIONS (include_if_exists, %b).
 ASAN_BUILD    := --scratch-path .build-asan --sanitize=address -Xcc -fsanitize=undefined
 TSAN_BUILD    := --scratch-path .build-tsan --sanitize=thread
-UNIT_TESTS    := ^(CurlKitTests|OptionTableTests|HTTPDNSTests|IPCurlCoreTests)\.
+UNIT_TESTS    := ^(CurlKitTests|OptionTableTests|HTTPDNSTests|IPCurlCoreTests|ExporterHTTPTests)\.
 SANITIZE_LOGS := $(CURDIR)/.build-sanitize
 
 ## sanitize: the unit tests under ASan and UBSan, the integration tests against an ASan and UBSan build of ipcurl

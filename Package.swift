@@ -5,6 +5,7 @@ let package = Package(
     name: "ipcurl",
     products: [
         .executable(name: "ipcurl", targets: ["ipcurl"]),
+        .executable(name: "ipcurl-exporter", targets: ["ipcurl-exporter"]),
         .library(name: "HTTPDNS", targets: ["HTTPDNS"]),
         .library(name: "CurlKit", targets: ["CurlKit"]),
         // For the fuzz targets of Fuzz/ (a package of their own), which reach the parsers through @_spi(Fuzzing).
@@ -29,24 +30,36 @@ let package = Package(
             name: "CYAML",
             providers: [.apt(["libyaml-dev"])]
         ),
+        // The exporter's HTTP server: libmicrohttpd, its GnuTLS, and libcrypt's bcrypt.
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev", "libgnutls28-dev", "libcrypt-dev"])]
+        ),
         .target(name: "CurlKit", dependencies: ["CCurl"]),
+        // An HTTP(S) server over libmicrohttpd for the exporter's own executable; knows nothing of ipcurl, and the
+        // ipcurl executable does not link it (a request loads no library of the server).
+        .target(name: "ExporterHTTP", dependencies: ["CMicroHTTPD"]),
         // curl's command-line grammar over tables of option rows; knows nothing of curl or HTTP.
         .target(name: "OptionTable"),
         .target(name: "HTTPDNS", dependencies: ["CCrypto"]),
         // libyaml is linked statically: only `check --targets` uses it, and a shared libyaml costs every start
         // about 0.35 M instructions of symbol lookups.
-        .target(name: "IPCurlCore", dependencies: ["HTTPDNS", "CurlKit", "CYAML", "CSystem"],
+        .target(name: "IPCurlCore", dependencies: ["HTTPDNS", "CurlKit", "CYAML", "CSystem", "CCrypto"],
                 linkerSettings: [.linkedLibrary(":libyaml.a")]),
         // The subcommands and their option tables; the ipcurl executable is only its entry point, and the tables
         // also drive the man page and completions that ipcurl-docs writes at build time.
         .target(name: "IPCurlCLI", dependencies: ["IPCurlCore", "OptionTable"]),
         .executableTarget(name: "ipcurl", dependencies: ["IPCurlCLI"]),
+        // `ipcurl exporter`'s server: the only program that links the HTTP server (ipcurl hands over to it).
+        .executableTarget(name: "ipcurl-exporter", dependencies: ["IPCurlCLI", "ExporterHTTP"]),
         // Writes the man page and shell completions from the option tables (make docs, make install).
         .executableTarget(name: "ipcurl-docs", dependencies: ["IPCurlCLI"]),
         .testTarget(name: "CurlKitTests", dependencies: ["CurlKit"]),
         .testTarget(name: "OptionTableTests", dependencies: ["OptionTable"]),
         .testTarget(name: "HTTPDNSTests", dependencies: ["HTTPDNS"]),
+        .testTarget(name: "ExporterHTTPTests", dependencies: ["ExporterHTTP"]),
         .testTarget(name: "IPCurlCoreTests", dependencies: ["IPCurlCore", "HTTPDNS", "CurlKit"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["ipcurl", "ipcurl-docs", "IPCurlCLI", "IPCurlCore", "CurlKit", "HTTPDNS"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["ipcurl", "ipcurl-exporter", "ipcurl-docs", "IPCurlCLI", "IPCurlCore", "CurlKit", "HTTPDNS"]),
     ]
 )

@@ -9,9 +9,12 @@
 #include <openssl/evp.h>
 #include <openssl/provider.h>
 #include <openssl/rand.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /// Output room a one-shot cipher call needs beyond the input length.
 static const size_t ccrypto_max_block = EVP_MAX_BLOCK_LENGTH;
@@ -179,5 +182,69 @@ static inline int ccrypto_base64_decode(const char *in, size_t in_len, uint8_t *
 
 /// Nonzero when this thread's OpenSSL error queue holds an error (`ERR_peek_error`); for tests.
 static inline unsigned long ccrypto_error_pending(void) { return ERR_peek_error(); }
+
+// MARK: Certificates (the exporter's TLS metrics: a peer certificate's names and fingerprint)
+
+/// SHA-256 of `in` into `out` (ccrypto_sha256_length bytes); 0 on failure.
+static inline int ccrypto_sha256(const uint8_t *in, size_t in_len, uint8_t *out) {
+    int ok = EVP_Digest(in, in_len, out, NULL, EVP_sha256(), NULL);
+    if (!ok) ERR_clear_error();
+    return ok;
+}
+
+/// The DER certificate `der` parsed; NULL when it is not one. Free with ccrypto_x509_free.
+static inline X509 *ccrypto_x509_parse(const uint8_t *der, size_t len) {
+    const unsigned char *p = der;
+    X509 *x = len <= LONG_MAX ? d2i_X509(NULL, &p, (long)len) : NULL;
+    if (!x) ERR_clear_error();
+    return x;
+}
+
+static inline void ccrypto_x509_free(X509 *x) { X509_free(x); }
+
+/// The subject's entries (the issuer's when `issuer` is 1).
+static inline int ccrypto_x509_name_count(const X509 *x, int issuer) {
+    return X509_NAME_entry_count(issuer ? X509_get_issuer_name(x) : X509_get_subject_name(x));
+}
+
+/// Entry `i` of the subject (issuer): its NID (NID_undef for a type OpenSSL does not know), the dotted OID into
+/// `oid`, the index of its RDN set, its ASN.1 string type, and its value's raw bytes (valid while `x` lives).
+/// 0 when there is no such entry.
+static inline int ccrypto_x509_name_entry(const X509 *x, int issuer, int i, int *nid, int *set, int *type,
+                                          char *oid, int oid_len, const unsigned char **value, int *value_len) {
+    const X509_NAME *name = issuer ? X509_get_issuer_name(x) : X509_get_subject_name(x);
+    const X509_NAME_ENTRY *entry = X509_NAME_get_entry(name, i);
+    if (!entry) return 0;
+    const ASN1_OBJECT *object = X509_NAME_ENTRY_get_object(entry);
+    const ASN1_STRING *data = X509_NAME_ENTRY_get_data(entry);
+    *nid = OBJ_obj2nid(object);
+    *set = X509_NAME_ENTRY_set(entry);
+    *type = ASN1_STRING_type(data);
+    if (OBJ_obj2txt(oid, oid_len, object, 1) <= 0) oid[0] = 0;
+    *value = ASN1_STRING_get0_data(data);
+    *value_len = ASN1_STRING_length(data);
+    return 1;
+}
+
+/// The subjectAltName DNS names, each followed by a NUL, into `out` (at most `cap` bytes); returns the bytes
+/// needed, 0 when there are none.
+static inline size_t ccrypto_x509_dns_names(const X509 *x, char *out, size_t cap) {
+    GENERAL_NAMES *names = X509_get_ext_d2i(x, NID_subject_alt_name, NULL, NULL);
+    size_t needed = 0;
+    if (!names) { ERR_clear_error(); return 0; }
+    for (int i = 0; i < sk_GENERAL_NAME_num(names); i++) {
+        const GENERAL_NAME *name = sk_GENERAL_NAME_value(names, i);
+        if (name->type != GEN_DNS) continue;
+        const ASN1_STRING *dns = name->d.dNSName;
+        size_t len = (size_t)ASN1_STRING_length(dns);
+        if (needed + len + 1 <= cap) {
+            memcpy(out + needed, ASN1_STRING_get0_data(dns), len);
+            out[needed + len] = 0;
+        }
+        needed += len + 1;
+    }
+    GENERAL_NAMES_free(names);
+    return needed;
+}
 
 #endif

@@ -91,6 +91,17 @@ public struct CurlURL: Sendable, Equatable {
         } ?? text
     }
 
+    /// ``text`` with `host` (a name, or an IPv6 address without brackets) instead of its own; `nil` when libcurl
+    /// refuses the host.
+    public func text(withHost host: String) -> String? {
+        var accepted = true
+        let written = host.contains(":") ? "[\(host)]" : host
+        let result = Self.rebuilt(text, flags: UInt32(CURLU_NON_SUPPORT_SCHEME)) { handle in
+            accepted = curl_url_set(handle, CURLUPART_HOST, written, 0) == CURLUE_OK
+        }
+        return accepted ? result : nil
+    }
+
     /// Part `which` of the parsed URL `handle`, or `nil` when it has none.
     static func part(_ which: CURLUPart, of handle: OpaquePointer, flags: UInt32 = 0) -> String? {
         var value: UnsafeMutablePointer<CChar>?

@@ -29,6 +29,12 @@ public enum Commands {
         return finish(completion, diagnostics)
     }
 
+    /// The `ipcurl-exporter` program's command line: `ipcurl exporter`'s, parsed and answered the same way.
+    static func runExporter(_ arguments: [String]) -> Int32 {
+        let diagnostics = Diagnostics(program: ExporterProgram.name)
+        return finish(execute(ExporterCommand.self, arguments, argvIndex: 1, diagnostics), diagnostics)
+    }
+
     /// The boundary: tells what the subcommand left untold and returns the exit status.
     static func finish(_ completion: Completion, _ diagnostics: Diagnostics) -> Int32 {
         switch completion {

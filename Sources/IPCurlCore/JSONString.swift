@@ -1,8 +1,8 @@
 /// The one writer of JSON string literals (RFC 8259 escaping), used by every JSON ipcurl prints (`-w
 /// '%{json}'`, `resolve --format json`, `cache list --json`, check's JSON report).
-enum JSONString {
+public enum JSONString {
     /// `text` as a JSON string literal: `"`, `\` and the C0 controls escaped.
-    static func quoted(_ text: String) -> String {
+    public static func quoted(_ text: String) -> String {
         backslashQuoted(text) { value in
             guard value < 0x20 else { return nil }
             let hex = String(value, radix: 16)

@@ -82,7 +82,8 @@ extension Subcommand {
 /// words read.
 enum Subcommands {
     /// Every subcommand, the default (fetch) first.
-    static let all: [any Subcommand.Type] = [FetchCommandLine.self, ResolveCommand.self, CheckCommand.self, CacheCommand.self]
+    static let all: [any Subcommand.Type] = [FetchCommandLine.self, ResolveCommand.self, CheckCommand.self, CacheCommand.self,
+                                             ExporterCommand.self]
 
     /// The subcommand that runs when the first argument names none.
     static let defaultName = "fetch"

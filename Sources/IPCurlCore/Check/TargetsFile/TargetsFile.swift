@@ -69,9 +69,11 @@ public struct TargetsFile: Sendable {
     }
 
     /// `16 MiB`, or `1000 bytes` for a size that is not a whole number of MiB.
-    private static func sizeText(_ bytes: Int) -> String { bytes > 0 && bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : "\(bytes) bytes" }
+    static func sizeText(_ bytes: Int) -> String { bytes > 0 && bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : "\(bytes) bytes" }
 
-    private static func readFile(_ path: String, atMost limit: Int) throws(TargetsFileError) -> [UInt8] {
+    /// The bytes of the file at `path`, no more than `limit` of them; an error without a position when it cannot be
+    /// read. The exporter's configuration file is read the same way.
+    static func readFile(_ path: String, atMost limit: Int) throws(TargetsFileError) -> [UInt8] {
         func failure() -> TargetsFileError {
             TargetsFileError(path: path, line: 0, column: 0, message: "cannot read: " + String(cString: strerror(errno)))
         }
@@ -136,7 +138,8 @@ public struct ResolverArgument: Sendable, Equatable {
     }
 }
 
-/// A targets file that cannot be read or decoded, at the offending place.
+/// A targets file (or the exporter's configuration file, or its web configuration) that cannot be read or decoded,
+/// at the offending place.
 public struct TargetsFileError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file as named.
     public var path: String

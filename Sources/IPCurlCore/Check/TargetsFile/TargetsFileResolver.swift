@@ -1,15 +1,18 @@
 /// `resolver:` in a targets file: keys named like the CLI's resolver options, written with `-` or `_`.
 extension TargetsFileDecoder {
     /// The settings as `--option value` arguments, in file order: a true flag gives one argument without a value,
-    /// a false one none; a repeatable option gives one argument per list element.
-    func resolverArguments(_ node: YAMLNode) throws(TargetsFileError) -> [ResolverArgument] {
+    /// a false one none; a repeatable option gives one argument per list element. `section` names the mapping in
+    /// errors (the exporter's `httpdns:` is read here too), and `otherKeys` are the ones its caller read from it
+    /// before, which an unknown key's error lists first.
+    func resolverArguments(_ node: YAMLNode, section: String = "resolver",
+                           otherKeys: [String] = []) throws(TargetsFileError) -> [ResolverArgument] {
         var arguments: [ResolverArgument] = []
         var seen: [String: YAMLEntry] = [:]
-        for entry in try entries(node, key: "resolver", context: "", allowed: nil) {
+        for entry in try entries(node, key: section, context: "", allowed: nil) {
             let option = String(entry.key.map { $0 == "_" ? "-" : $0 })
             guard let kind = resolverOptions[option] else {
-                let known = resolverOptions.filter { if case .refused = $0.value { false } else { true } }.keys.sorted()
-                throw error(entry.keyNode, "unknown key \"\(entry.key)\" in resolver (expected one of: \(known.joined(separator: ", ")))")
+                let known = otherKeys + resolverOptions.filter { if case .refused = $0.value { false } else { true } }.keys.sorted()
+                throw error(entry.keyNode, "unknown key \"\(entry.key)\" in \(section) (expected one of: \(known.joined(separator: ", ")))")
             }
             if case let .refused(what) = kind {
                 throw error(entry.keyNode,

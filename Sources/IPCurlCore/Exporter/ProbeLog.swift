@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A probe's log lines in go-kit's logfmt, as blackbox_exporter's "Logs for the probe" shows them:
+/// `ts=2026-11-27T13:00:00.123Z module=http_2xx target=a.test level=info msg="Resolving target address" …`.
+/// - SeeAlso: blackbox_exporter `prober/handler.go` (`scrapeLogger`); go-kit `log.NewLogfmtLogger`.
+public struct ProbeLog: Sendable {
+    /// The lines so far.
+    public private(set) var lines: [String] = []
+    private let prefix: [(String, String)]
+
+    /// A log for `module` probing `target`.
+    public init(module: String, target: String) { prefix = [("module", module), ("target", target)] }
+
+    /// `level=info msg=… key=value…`.
+    public mutating func info(_ message: String, _ fields: (String, String)...) { log("info", message, fields) }
+
+    /// `level=error msg=… key=value…`.
+    public mutating func error(_ message: String, _ fields: (String, String)...) { log("error", message, fields) }
+
+    private mutating func log(_ level: String, _ message: String, _ fields: [(String, String)]) {
+        let all = [("ts", Self.timestamp())] + prefix + [("level", level), ("msg", message)] + fields
+        lines.append(all.map { "\($0.0)=\(Self.value($0.1))" }.joined(separator: " "))
+    }
+
+    /// A logfmt value: bare when it has no blank, quote, `=` or control character, else quoted with `\"`, `\\` and
+    /// controls escaped.
+    public static func value(_ text: String) -> String {
+        let needsQuotes = text.isEmpty || text.unicodeScalars.contains { $0 == " " || $0 == "\"" || $0 == "=" || $0.value < 0x20 || $0.value == 0x7f }
+        guard needsQuotes else { return text }
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7f {
+                    out += "\\u00" + String(scalar.value, radix: 16).leftPadded(2)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    /// Now in UTC with milliseconds, as go-kit's `DefaultTimestampUTC`.
+    public static func timestamp() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var seconds = now.tv_sec
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func two(_ value: Int32) -> String { String(value).leftPadded(2) }
+        let millis = String(now.tv_nsec / 1_000_000).leftPadded(3)
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(millis)Z"
+    }
+}
+
+extension String {
+    /// The text with `0`s in front up to `width` characters.
+    func leftPadded(_ width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+}
