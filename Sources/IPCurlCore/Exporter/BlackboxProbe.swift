@@ -46,6 +46,9 @@ public enum BlackboxProbe {
         public var registry: ProbeRegistry
         /// Its log lines.
         public var log: ProbeLog
+        /// Where the target's addresses came from: `cache`, `server` (an HTTPDNS provider), `fallback` (the system
+        /// resolver), `static` (`--resolve`), `literal` (an IP in the URL); `failed` when there were none.
+        public var addressSource: String
     }
 
     /// Runs `request`, resolving with `session`.
@@ -61,7 +64,7 @@ public enum BlackboxProbe {
         } else {
             run.log.error("Probe failed", ("duration_seconds", "\(seconds)"))
         }
-        return Outcome(success: success, registry: run.registry, log: run.log)
+        return Outcome(success: success, registry: run.registry, log: run.log, addressSource: run.addressSource)
     }
 
     /// `probe_ip_addr_hash`: FNV-1a (32-bit) of the address bytes (4 for IPv4), as blackbox's `ipHash`.
@@ -82,6 +85,8 @@ struct ProbeRun {
     let began: ContinuousClock.Instant
     var registry = ProbeRegistry()
     var log: ProbeLog
+    /// ``BlackboxProbe/Outcome/addressSource``.
+    var addressSource = "failed"
 
     init(request: BlackboxProbe.Request, session: ResolverSession, began: ContinuousClock.Instant) {
         self.request = request
@@ -154,11 +159,18 @@ struct ProbeRun {
         var failure: String?
         if let literal = IPAddress(url.host) {
             answer = [literal]
+            addressSource = "literal"
         } else {
             do throws(CurlError) {
                 let lookup = try session.resolve(host: url.host, port: url.port, unicode: url.unicodeHost,
                                                  within: TimeBudget(limitMS: request.timeoutMS, from: began))
                 answer = lookup.resolution.entry?.addresses ?? []
+                addressSource = switch lookup.resolution.answer?.source.kind {
+                case .cache?: "cache"
+                case .system?: "fallback"
+                case .staticEntry?: "static"
+                default: "server"
+                }
                 // The HTTPDNS lookup; an answer the cache held cost no lookup.
                 if case .hit = lookup.resolution.cache {} else { lookupSeconds = Double(lookup.microseconds) / 1e6 }
                 log.info("HTTPDNS answer", ("target", url.host), ("source", lookup.resolution.sourceName),

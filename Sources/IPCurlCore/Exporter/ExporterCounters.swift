@@ -6,11 +6,13 @@ import Glibc
 /// `blackbox_module_unknown_total`) and the configuration's last reload.
 struct ExporterCounters {
     private var probes: [String: (success: Int, failure: Int)] = [:]
+    private var lookups: [String: Int] = [:]
     var unknownModules = 0
     private var lastReloadSucceeded = true
     private var lastSuccessfulReload: Int64 = 0
 
-    mutating func probed(module: String, success: Bool) {
+    mutating func probed(module: String, success: Bool, addressSource: String) {
+        lookups[addressSource, default: 0] += 1
         var counts = probes[module] ?? (0, 0)
         if success { counts.success += 1 } else { counts.failure += 1 }
         probes[module] = counts
@@ -36,6 +38,12 @@ struct ExporterCounters {
             let label = MetricsWriter.escaped(module)
             out += "ipcurl_exporter_probes_total{module=\"\(label)\",result=\"failure\"} \(counts.failure)\n"
             out += "ipcurl_exporter_probes_total{module=\"\(label)\",result=\"success\"} \(counts.success)\n"
+        }
+        out += "# HELP ipcurl_exporter_address_lookups_total Where probes' target addresses came from: cache, server (HTTPDNS), "
+            + "fallback (the system resolver), static (--resolve), literal (an IP in the URL), failed.\n"
+            + "# TYPE ipcurl_exporter_address_lookups_total counter\n"
+        for source in lookups.keys.sorted() {
+            out += "ipcurl_exporter_address_lookups_total{source=\"\(source)\"} \(lookups[source]!)\n"
         }
         return out
     }

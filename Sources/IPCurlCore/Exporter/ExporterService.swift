@@ -109,7 +109,7 @@ public final class ExporterService: @unchecked Sendable {
         let session = ResolverSession(settings: module.resolver ?? resolver, transport: transport,
                                       diagnostics: Diagnostics(program: "ipcurl", stream: DescriptorWriter(descriptor: -1)))
         let outcome = BlackboxProbe.run(request, session: session)
-        lock.locked { counters.probed(module: name, success: outcome.success) }
+        lock.locked { counters.probed(module: name, success: outcome.success, addressSource: outcome.addressSource) }
         if parameter("debug") == "true" {
             let text = "Logs for the probe:\n" + outcome.log.lines.map { $0 + "\n" }.joined()
                 + "\n\n\nMetrics that would have been returned:\n" + outcome.registry.text

@@ -289,4 +289,55 @@ final class RunningExporter: @unchecked Sendable {
             #expect(exporter.contains(library), "ipcurl-exporter does not link \(library): \(exporter)")
         }
     }
+
+    @Test func sigtermEndsTheExporterWhileAProbeIsStillRunning() throws {
+        let exporter = try exporter("""
+              patient:
+                prober: http
+                timeout: 60s
+                http: { preferred_ip_protocol: ip4, tls_config: { ca_file: \(lab.ca) } }
+            """)
+        // A probe of a target that answers after 30 s; the scrape gives it 60 s.
+        let slow = Process()
+        slow.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        slow.arguments = ["-sS", "--noproxy", "*", "-H", "X-Prometheus-Scrape-Timeout-Seconds: 60",
+                          exporter.base + "/probe?module=patient&target=" + Self.encoded(lab.https("a.test", "/api/delay?ms=30000"))]
+        slow.standardOutput = FileHandle.nullDevice
+        slow.standardError = FileHandle.nullDevice
+        try slow.run()
+        defer { if slow.isRunning { slow.terminate() } }
+        usleep(300_000)  // the probe has reached the backend
+        #expect(exporter.stop(SIGTERM) == 0)
+        // The exporter is gone although the probe had 29 s to go: the scrape ends with it, without the response a
+        // stop that waited for the probe would have sent (curl exit 0).
+        slow.waitUntilExit()
+        #expect(slow.terminationReason == .exit && slow.terminationStatus != 0)
+    }
+
+    @Test func fiveHundredMixedProbesLeaveNoDescriptorBehind() throws {
+        let exporter = try exporter()
+        let targets = [lab.https("a.test"), lab.https("wrong.test"), "https://127.0.0.1:9/", lab.https("a.test", "/api/status?code=503")]
+        func probeAll(_ count: Int) throws {
+            let urls = (0..<count).map { index in
+                exporter.base + "/probe?i=\(index)&target=" + Self.encoded(targets[index % targets.count])
+                    + (index % 25 == 0 ? "&module=nope" : "")
+            }
+            for batch in stride(from: 0, to: urls.count, by: 100) {
+                _ = try run("/usr/bin/curl", ["-sS", "--noproxy", "*", "-Z", "--parallel-immediate", "--parallel-max", "16", "-o", "/dev/null"]
+                            + Array(urls[batch..<min(batch + 100, urls.count)]).flatMap { [$0, "-o", "/dev/null"] })
+            }
+        }
+        func descriptors() -> Int {
+            (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(exporter.process.processIdentifier)/fd").count) ?? -1
+        }
+        try probeAll(20)  // every kind once: connections, TLS, the DoH client warmed up
+        let before = descriptors()
+        try probeAll(500)
+        let after = descriptors()
+        #expect(before > 0 && after <= before + 2, "descriptors before \(before), after 500 probes \(after)")
+        let metrics = try exporter.get("/metrics").body
+        #expect(Self.value("ipcurl_exporter_probes_total{module=\"http_2xx\",result=\"failure\"}", in: metrics) ?? 0 >= 300, "\(metrics)")
+        #expect(metrics.contains("ipcurl_exporter_address_lookups_total{source=\"literal\"}"), "\(metrics)")
+        #expect(metrics.contains("ipcurl_exporter_address_lookups_total{source=\"server\"}") || metrics.contains("source=\"cache\""), "\(metrics)")
+    }
 }
