@@ -51,10 +51,12 @@ public enum BlackboxProbe {
         public var addressSource: String
     }
 
-    /// Runs `request`, resolving with `session`.
-    public static func run(_ request: Request, session: ResolverSession) -> Outcome {
+    /// Runs `request`, resolving with `session` (through `answers`, when probes share them).
+    public static func run(_ request: Request, session: ResolverSession) -> Outcome { run(request, session: session, answers: nil) }
+
+    static func run(_ request: Request, session: ResolverSession, answers: SharedAnswers?) -> Outcome {
         let began = ContinuousClock.now
-        var run = ProbeRun(request: request, session: session, began: began)
+        var run = ProbeRun(request: request, session: session, answers: answers, began: began)
         let success = run.probe()
         let seconds = Double((ContinuousClock.now - began).wholeMicroseconds) / 1e6
         run.registry.set("probe_success", success ? 1 : 0, help: "Displays whether or not the probe was a success")
@@ -82,15 +84,17 @@ public enum BlackboxProbe {
 struct ProbeRun {
     let request: BlackboxProbe.Request
     let session: ResolverSession
+    let answers: SharedAnswers?
     let began: ContinuousClock.Instant
     var registry = ProbeRegistry()
     var log: ProbeLog
     /// ``BlackboxProbe/Outcome/addressSource``.
     var addressSource = "failed"
 
-    init(request: BlackboxProbe.Request, session: ResolverSession, began: ContinuousClock.Instant) {
+    init(request: BlackboxProbe.Request, session: ResolverSession, answers: SharedAnswers?, began: ContinuousClock.Instant) {
         self.request = request
         self.session = session
+        self.answers = answers
         self.began = began
         log = ProbeLog(module: request.module, target: request.target)
     }
@@ -99,6 +103,15 @@ struct ProbeRun {
     var remainingMS: Int { max(0, Int((deadline - .now) / .milliseconds(1))) }
 
     static let durationHelp = "Duration of http request by phase, summed over all redirects"
+
+    /// `host`:`port` resolved by the session within the probe's time, through the shared answers when there are.
+    func lookup(_ url: CurlURL) throws(CurlError) -> NameLookup {
+        let budget = TimeBudget(limitMS: max(1, remainingMS))
+        guard let answers else { return try session.resolve(host: url.host, port: url.port, unicode: url.unicodeHost, within: budget) }
+        return try answers.lookup(host: url.host, port: url.port) { () throws(CurlError) in
+            try session.resolve(host: url.host, port: url.port, unicode: url.unicodeHost, within: budget)
+        }
+    }
 
     mutating func probe() -> Bool {
         log.info("Beginning probe", ("probe", "http"), ("timeout_seconds", "\(Double(request.timeoutMS) / 1000)"))
@@ -162,13 +175,12 @@ struct ProbeRun {
             addressSource = "literal"
         } else {
             do throws(CurlError) {
-                let lookup = try session.resolve(host: url.host, port: url.port, unicode: url.unicodeHost,
-                                                 within: TimeBudget(limitMS: request.timeoutMS, from: began))
+                let lookup = try lookup(url)
                 answer = lookup.resolution.entry?.addresses ?? []
-                addressSource = switch lookup.resolution.answer?.source.kind {
-                case .cache?: "cache"
-                case .system?: "fallback"
-                case .staticEntry?: "static"
+                addressSource = switch (lookup.resolution.cache, lookup.resolution.answer?.source.kind) {
+                case (.hit, _), (_, .cache?): "cache"
+                case (_, .system?): "fallback"
+                case (_, .staticEntry?): "static"
                 default: "server"
                 }
                 // The HTTPDNS lookup; an answer the cache held cost no lookup.

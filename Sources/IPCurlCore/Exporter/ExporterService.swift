@@ -47,6 +47,8 @@ public final class ExporterService: @unchecked Sendable {
     private let lock = Lock()
     private var modules: [String: Module]
     private var counters = ExporterCounters()
+    /// The answers probes share, per resolver: `""` for the command line's, a module's name for its own.
+    private var answers: [String: SharedAnswers] = [:]
     private let resolver: ResolverSettings
     private let transport: TransportOptions
     /// `--timeout-offset`.
@@ -66,6 +68,7 @@ public final class ExporterService: @unchecked Sendable {
     public func replace(modules: [String: Module]) {
         lock.locked {
             self.modules = modules
+            answers = [:]  // a module's resolver may have changed
             counters.reloaded(successfully: true)
         }
     }
@@ -108,7 +111,14 @@ public final class ExporterService: @unchecked Sendable {
         }
         let session = ResolverSession(settings: module.resolver ?? resolver, transport: transport,
                                       diagnostics: Diagnostics(program: "ipcurl", stream: DescriptorWriter(descriptor: -1)))
-        let outcome = BlackboxProbe.run(request, session: session)
+        let shared = lock.locked { () -> SharedAnswers in
+            let key = module.resolver == nil ? "" : name
+            if let held = answers[key] { return held }
+            let made = SharedAnswers()
+            answers[key] = made
+            return made
+        }
+        let outcome = BlackboxProbe.run(request, session: session, answers: shared)
         lock.locked { counters.probed(module: name, success: outcome.success, addressSource: outcome.addressSource) }
         if parameter("debug") == "true" {
             let text = "Logs for the probe:\n" + outcome.log.lines.map { $0 + "\n" }.joined()

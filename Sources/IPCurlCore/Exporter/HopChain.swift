@@ -87,8 +87,7 @@ struct HopChain {
         } else if !sameHost {
             let began = ContinuousClock.now
             do throws(CurlError) {
-                let lookup = try run.session.resolve(host: next.host, port: next.port, unicode: next.unicodeHost,
-                                                     within: TimeBudget(limitMS: max(1, run.remainingMS)))
+                let lookup = try run.lookup(next)
                 let answer = lookup.resolution.entry?.addresses ?? []
                 let preferred = answer.filter { $0.family == settings.preferredFamily }
                 guard let chosen = (preferred + (settings.ipProtocolFallback ? answer : [])).first else {
