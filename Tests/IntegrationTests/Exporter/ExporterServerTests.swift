@@ -6,6 +6,8 @@ import Testing
 final class RunningExporter: @unchecked Sendable {
     let process = Process()
     let port: Int
+    /// What it wrote on stderr until it said where it listens.
+    let startLog: String
     let scratch: TemporaryDirectory
     let config: String
     private let errors = Pipe()
@@ -31,8 +33,9 @@ final class RunningExporter: @unchecked Sendable {
             let chunk = errors.fileHandleForReading.availableData
             if chunk.isEmpty { break }
             seen += String(decoding: chunk, as: UTF8.self)
-            if let range = seen.range(of: "port=") {
-                found = Int(seen[range.upperBound...].prefix { $0.isNumber })
+            // `port=N` in logfmt, `"port":"N"` in JSON.
+            for marker in ["port=", "\"port\":\""] {
+                if let range = seen.range(of: marker) { found = Int(seen[range.upperBound...].prefix { $0.isNumber }) }
             }
         }
         guard let found else {
@@ -40,6 +43,7 @@ final class RunningExporter: @unchecked Sendable {
             throw LabError("the exporter did not start (exit \(process.terminationStatus), \(process.terminationReason == .uncaughtSignal ? "signal" : "exit")): \(seen)")
         }
         port = found
+        startLog = seen
     }
 
     var base: String { "http://127.0.0.1:\(port)" }
@@ -339,5 +343,25 @@ final class RunningExporter: @unchecked Sendable {
         #expect(Self.value("ipcurl_exporter_probes_total{module=\"http_2xx\",result=\"failure\"}", in: metrics) ?? 0 >= 300, "\(metrics)")
         #expect(metrics.contains("ipcurl_exporter_address_lookups_total{source=\"literal\"}"), "\(metrics)")
         #expect(metrics.contains("ipcurl_exporter_address_lookups_total{source=\"server\"}") || metrics.contains("source=\"cache\""), "\(metrics)")
+    }
+
+    @Test func hostnameNamesTheRequestAndTLSAndIsPinnedToTheTarget() throws {
+        let exporter = try exporter()
+        let literal = Self.encoded("https://\(lab.ip):\(lab.httpsPort)/")
+        let plain = try exporter.get("/probe?target=" + literal)
+        #expect(Self.value("probe_success", in: plain.body) == 0, "the certificate names no IP: \(plain.body)")
+        let named = try exporter.get("/probe?hostname=a.test&target=" + literal)
+        #expect(Self.value("probe_success", in: named.body) == 1, "\(named.body)")
+        #expect(named.body.contains("subject=\"CN=a.test,O=ipcurl lab\""), "\(named.body)")
+    }
+
+    @Test func theLogIsLogfmtOrJSON() throws {
+        let json = try RunningExporter(config: config(), arguments: ["--log.format", "json", "--doh", lab.dohURL, "--cacert", lab.ca])
+        let line = json.startLog.split(separator: "\n").first { $0.contains("Listening") } ?? ""
+        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String]
+        #expect(object?["msg"] == "Listening on address" && object?["level"] == "info", "\(json.startLog)")
+        #expect(json.stop() == 0)
+        let logfmt = try exporter()
+        #expect(logfmt.startLog.contains("level=info msg=\"Listening on address\""), "\(logfmt.startLog)")
     }
 }
