@@ -99,4 +99,12 @@ import Testing
         #expect(PeerCertificate.escaped(" #lead ") == "\\ #lead\\ ")
         #expect(PeerCertificate.escaped("#x") == "\\#x")
     }
+
+    @Test func quotingFollowsGoAndLogfmt() {
+        #expect(ExporterService.goQuoted("a\u{1}b\"c\n") == "\"a\\x01b\\\"c\\n\"")
+        #expect(ProbeLog.value("plain") == "plain")
+        #expect(ProbeLog.value("two words") == "\"two words\"")
+        #expect(ProbeLog.value("k=v") == "\"k=v\"")
+        #expect(ProbeLog.value("") == "\"\"")
+    }
 }

@@ -160,21 +160,11 @@ public final class ExporterService: @unchecked Sendable {
         Response(status: status, contentType: "text/plain; charset=utf-8", body: message + "\n")
     }
 
-    /// `%q` for printable text: in double quotes, `"` and `\` escaped, controls as `\xNN`.
+    /// Go's `%q` for the text a request carries: in double quotes, `"`, `\`, `\n`, `\r`, `\t` escaped, other
+    /// controls as `\xNN`.
     static func goQuoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7f {
-                    out += "\\x" + String(scalar.value, radix: 16).leftPadded(2)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
+        JSONString.backslashQuoted(text) { value in
+            value < 0x20 || value == 0x7f ? "\\x" + String(value, radix: 16).leftPadded(2) : nil
         }
-        return out + "\""
     }
 }

@@ -24,27 +24,11 @@ public struct ProbeLog: Sendable {
         lines.append(all.map { "\($0.0)=\(Self.value($0.1))" }.joined(separator: " "))
     }
 
-    /// A logfmt value: bare when it has no blank, quote, `=` or control character, else quoted with `\"`, `\\` and
-    /// controls escaped.
+    /// A logfmt value: bare when it has no blank, quote, `=` or control character, else a JSON string (go-kit's
+    /// logfmt quotes as Go's `strconv.Quote` does, which agrees with JSON for everything a probe logs).
     public static func value(_ text: String) -> String {
         let needsQuotes = text.isEmpty || text.unicodeScalars.contains { $0 == " " || $0 == "\"" || $0 == "=" || $0.value < 0x20 || $0.value == 0x7f }
-        guard needsQuotes else { return text }
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7f {
-                    out += "\\u00" + String(scalar.value, radix: 16).leftPadded(2)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
+        return needsQuotes ? JSONString.quoted(text) : text
     }
 
     /// Now in UTC with milliseconds, as go-kit's `DefaultTimestampUTC`.
