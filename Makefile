@@ -180,7 +180,7 @@ FUZZ_PARALLEL ?= 1
 FUZZ_WORK ?= Fuzz/.fuzz-work
 FUZZ_TARGETS ?= FuzzDNSMessage FuzzDoHJSON FuzzAliyunSingle FuzzAliyunBatch FuzzAliyunV2 FuzzDNSPodPlain FuzzDNSPodAES \
             FuzzDNSPodDES FuzzResolveEntry FuzzResolverCommandLine FuzzCacheRecord FuzzWriteOut FuzzTargetsFile FuzzConfigFile \
-            FuzzOptionParser
+            FuzzOptionParser FuzzExporterConfig
 ## fuzz: the libFuzzer targets of Fuzz/ (ASan), each FUZZ_SECONDS on a copy of its seeds in Fuzz/Corpus, FUZZ_PARALLEL
 ## at a time; prints executions, exec/s and crashes per target and fails on a crash (FUZZ_TARGETS picks some)
 fuzz:

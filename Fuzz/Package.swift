@@ -23,6 +23,7 @@ let fuzzTargets: [(name: String, libraries: [String])] = [
     ("FuzzCacheRecord", ["HTTPDNS"]),
     ("FuzzWriteOut", ["IPCurlCore"]),
     ("FuzzTargetsFile", ["IPCurlCore"]),
+    ("FuzzExporterConfig", ["IPCurlCore"]),
     ("FuzzConfigFile", ["OptionTable", "IPCurlCLI"]),
     ("FuzzOptionParser", ["IPCurlCLI"]),
 ]

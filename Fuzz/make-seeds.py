@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes the seed corpora in Corpus/<Target>/: answers in the shapes the vendors document and the lab fixture
 (Tests/Lab/httpdns_fixture.py) serves. Deterministic except the AES IVs. Run from anywhere: python3 make-seeds.py"""
-import base64, json, os, pathlib, shutil, struct, subprocess
+import base64
+import json, os, pathlib, shutil, struct, subprocess
 
 ROOT = pathlib.Path(__file__).resolve().parent / "Corpus"
 
@@ -217,6 +218,24 @@ write("FuzzWriteOut", ["0%{http_code}\\n", "0%{remote_ip}:%{remote_port} %{time_
                        "1%{onerror}%{errormsg} (%{exitcode})\\n", "0%header{content-type}|%header{X-TEST}|%header{missing}",
                        "0%{stderr}to stderr%{stdout}to stdout %% 100%", "0%{certs}%{num_certs}%{url_effective}%{urlnum}",
                        "0%{DNS_SOURCE} %{dns_time} %{unknown_var} %{scheme} %{http_version}\\t\\r\\\\", "0plain text, no variables"])
+
+# ------------------------------------------------------------------ the exporter's configuration (blackbox_exporter's)
+fixtures = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Fixtures", "blackbox")
+write("FuzzExporterConfig", [open(os.path.join(fixtures, name)).read() for name in ("example.yml", "debian-blackbox.yml")] + [
+    """modules:
+  http_2xx:
+    prober: http
+    timeout: 5s
+    http:
+      valid_status_codes: [200, 204]
+      preferred_ip_protocol: ip4
+      fail_if_body_not_matches_regexp: ['ok\\b']
+      fail_if_header_matches: [{ header: Server, regexp: 'nginx/1\\.1', allow_missing: true }]
+      httpdns: { doh: https://dns.example/dns-query, all_ips: true, compare_system: true }
+  ping: { prober: icmp }
+""",
+    "modules: {}\n",
+])
 
 # ------------------------------------------------------------------ targets files (YAML and JSON)
 write("FuzzTargetsFile", [
