@@ -143,6 +143,7 @@ docs:
 ## install: the release binary, its man page and completions under $(DESTDIR)$(PREFIX)
 install: build
 	install -D -m 0755 "$$($(SWIFT) build $(RELEASE) --show-bin-path)/ipcurl" "$(DESTDIR)$(PREFIX)/bin/ipcurl"
+	install -D -m 0755 "$$($(SWIFT) build $(RELEASE) --show-bin-path)/ipcurl-exporter" "$(DESTDIR)$(PREFIX)/bin/ipcurl-exporter"
 	install -D -m 0644 .build/docs/ipcurl.1 "$(DESTDIR)$(PREFIX)/share/man/man1/ipcurl.1"
 	install -D -m 0644 .build/docs/ipcurl.bash "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/ipcurl"
 	install -D -m 0644 .build/docs/_ipcurl "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_ipcurl"
