@@ -9,6 +9,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from urllib.parse import quote
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -154,7 +155,7 @@ def drive(port, paths, clients, check):
 
 
 def probe_path(module_name, target):
-    from urllib.parse import quote
+    """`/probe` of `target` with module `module_name`."""
     return f"/probe?module={module_name}&target={quote(target, safe='')}"
 
 
