@@ -2,7 +2,7 @@
 """make bench: ipcurl against curl on the lab (loopback only), written to BENCHMARKS.md.
 
 Usage: bench.py IPCURL FLOOR_DIR OUTPUT.md   (the lab's variables in the environment: `lab.sh env`)
-       bench.py IPCURL FLOOR_DIR OUTPUT.md --only large-inputs   (that section alone, printed, no file written)
+       bench.py IPCURL FLOOR_DIR OUTPUT.md --only large-inputs|exporter   (that section alone, printed, no file written)
 
 Every time is a paired ratio: the ipcurl command and the curl command run back to back (the order alternating from
 pair to pair), and the row reports the median of the per-pair ratios, so drift of the machine during the run cancels
@@ -10,6 +10,8 @@ out. Peak RSS comes from GNU time (`/usr/bin/time -f %M`, the median of 3 runs o
 from callgrind (deterministic). As root, the whole run happens in a private mount namespace whose /etc/ssl/certs
 holds the lab CA and whose /etc/hosts names a.test, so the system-store rows run as a user's would.
 PAIRS (default 31; at least 15) and BIG_PAIRS (default 15; the 64 MiB and 256 MiB rows and check) set the counts.
+The exporter section (`--only exporter` runs it alone) sets `ipcurl exporter` beside blackbox_exporter 0.23 under the
+same load; EXPORTER_PROBES (default 4000; at least 2000) probes each.
 """
 import os
 import platform
@@ -22,8 +24,12 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Lab"))
+from exporters import Exporter, drive, module, probe_path, success  # noqa: E402
+
 IPCURL, FLOORS, OUTPUT = sys.argv[1], sys.argv[2], sys.argv[3]
 ONLY = sys.argv[5] if len(sys.argv) > 5 and sys.argv[4] == "--only" else None
+EXPORTER_PROBES = max(2000, int(os.environ.get("EXPORTER_PROBES", "4000")))
 PAIRS = max(15, int(os.environ.get("PAIRS", "31")))
 BIG_PAIRS = max(15, int(os.environ.get("BIG_PAIRS", "15")))
 LAB = {k: v for k, v in os.environ.items() if k.startswith("LAB_")}
@@ -247,6 +253,98 @@ def large_inputs_lines(rows):
     return lines + [""]
 
 
+EXPORTER_CLIENTS, EXPORTER_ROUND, EXPORTER_FIRST = 8, 500, 1000
+
+
+def exporters():
+    """`ipcurl exporter` and blackbox_exporter 0.23 side by side: the same module (the lab's `https_lab`), the same
+    target, EXPORTER_PROBES probes each from EXPORTER_CLIENTS keep-alive clients in rounds of EXPORTER_ROUND,
+    alternating which exporter goes first. Per side: CPU seconds (utime+stime from before the first probe to after
+    the last), VmRSS (KiB) after EXPORTER_FIRST probes and after the last, each request's latency, the rounds' wall
+    time."""
+    path = probe_path("https_lab", f"https://localhost:{PORT}/")
+    config = module("https_lab", CA)
+    sides = {"ipcurl": Exporter("ipcurl", config, IPCURL, ["--doh", DOH, "--cacert", CA, "--no-fallback"], ENV)}
+    try:
+        sides["blackbox"] = Exporter("blackbox", config, env=ENV)
+        figures = {name: {"cpu": exporter.cpu_seconds(), "latencies": [], "wall": 0.0} for name, exporter in sides.items()}
+
+        def check(_, status, body):
+            return None if status == 200 and success(body) == 1 else f"{status}: {body[:300]}"
+
+        for index in range(EXPORTER_PROBES // EXPORTER_ROUND):
+            for name in (("ipcurl", "blackbox") if index % 2 == 0 else ("blackbox", "ipcurl")):
+                start = time.perf_counter()
+                latencies, failures = drive(sides[name].port, [path] * EXPORTER_ROUND, EXPORTER_CLIENTS, check)
+                figures[name]["wall"] += time.perf_counter() - start
+                if failures:
+                    raise SystemExit(f"bench: {name} exporter: {len(failures)} probes failed, the first: {failures[0]}")
+                figures[name]["latencies"] += latencies
+                if len(figures[name]["latencies"]) == EXPORTER_FIRST:
+                    figures[name]["rss_first"] = sides[name].status("VmRSS")
+        for name, exporter in sides.items():
+            figures[name]["cpu"] = exporter.cpu_seconds() - figures[name]["cpu"]
+            figures[name]["rss_last"] = exporter.status("VmRSS")
+    finally:
+        for exporter in sides.values():
+            exporter.stop()
+    probes = len(figures["ipcurl"]["latencies"])
+    for name, got in figures.items():
+        print(f"{'exporter: ' + name:<44} {got['cpu'] / probes * 1000:.3f} ms CPU/probe  RSS {got['rss_first'] / 1024:.1f}"
+              f" -> {got['rss_last'] / 1024:.1f} MiB  median {statistics.median(got['latencies']) * 1000:.2f} ms",
+              flush=True)
+    return probes, figures
+
+
+def exporter_table(probes, figures):
+    """(figure, ipcurl exporter, blackbox_exporter, ratio) rows."""
+    ours, theirs = figures["ipcurl"], figures["blackbox"]
+    mib, ms = (lambda kib: f"{kib / 1024:.1f} MiB"), (lambda seconds: f"{seconds * 1000:.2f} ms")
+    pct = lambda got, q: statistics.quantiles(got["latencies"], n=10)[q]
+    rows = [("CPU per probe", ours["cpu"] / probes, theirs["cpu"] / probes, ms),
+            (f"VmRSS after {EXPORTER_FIRST:,} probes", ours["rss_first"], theirs["rss_first"], mib),
+            (f"VmRSS after {probes:,} probes", ours["rss_last"], theirs["rss_last"], mib),
+            (f"VmRSS growth, {EXPORTER_FIRST:,} → {probes:,} probes", ours["rss_last"] - ours["rss_first"],
+             theirs["rss_last"] - theirs["rss_first"], lambda kib: f"{kib / 1024:+.2f} MiB"),
+            ("median scrape latency", statistics.median(ours["latencies"]), statistics.median(theirs["latencies"]), ms),
+            ("90th percentile scrape latency", pct(ours, 8), pct(theirs, 8), ms),
+            (f"probes per second ({EXPORTER_CLIENTS} clients)", probes / ours["wall"], probes / theirs["wall"],
+             lambda rate: f"{rate:.0f}")]
+    return [(name, show(a), show(b), f"{a / b:.2f}×" if b > 0 and "growth" not in name else "")
+            for name, a, b, show in rows]
+
+
+def exporter_goals(probes, figures):
+    ours, theirs = figures["ipcurl"], figures["blackbox"]
+    cpu = ours["cpu"] / theirs["cpu"]
+    latency = statistics.median(ours["latencies"]) / statistics.median(theirs["latencies"])
+    rss, growth = ours["rss_last"] / 1024, (ours["rss_last"] - ours["rss_first"]) / 1024
+    return [("exporter CPU per probe / blackbox_exporter's", "≤ 0.50×", f"{cpu:.2f}×", "yes" if cpu <= 0.5 else "no",
+             REASONS["exporter-cpu"]),
+            (f"exporter VmRSS after {probes:,} probes", "≤ 24 MiB",
+             f"{rss:.1f} MiB (blackbox_exporter {theirs['rss_last'] / 1024:.1f} MiB)", "yes" if rss <= 24 else "no",
+             REASONS["exporter-rss"]),
+            (f"exporter VmRSS growth, {EXPORTER_FIRST:,} → {probes:,} probes", "≤ 1 MiB", f"{growth:+.2f} MiB",
+             "yes" if growth <= 1 else "no", REASONS["exporter-rss"]),
+            ("exporter median scrape latency / blackbox_exporter's", "≤ 1.00×", f"{latency:.2f}×",
+             "yes" if latency <= 1 else "no", REASONS["exporter-latency"])]
+
+
+def exporter_lines(probes, figures):
+    lines = ["## Exporter", "",
+             "`ipcurl exporter` (`--doh` the lab's DoH server, `--cacert` the lab CA, `--no-fallback`) and Debian's "
+             "blackbox_exporter 0.23, each on 127.0.0.1 with the same module (the lab's `https_lab`: IPv4, no "
+             f"fallback, the lab CA, 5 s) probing `https://localhost:PORT/`: {probes:,} probes each from "
+             f"{EXPORTER_CLIENTS} client threads on keep-alive connections, in rounds of {EXPORTER_ROUND} alternating "
+             "which exporter goes first. CPU is the exporter process's utime + stime (`/proc/PID/stat`) from before "
+             "the first probe to after the last, over the probes; VmRSS is read after the first "
+             f"{EXPORTER_FIRST:,} probes and after the last; latency is the client's, per request. blackbox_exporter "
+             "finds `localhost` in /etc/hosts; ipcurl asks the DoH server once per TTL (the probes share answers).",
+             "", "| figure | ipcurl exporter | blackbox_exporter | ratio |", "|---|---|---|---|"]
+    lines += [f"| {name} | {ours} | {theirs} | {ratio} |" for name, ours, theirs, ratio in exporter_table(probes, figures)]
+    return lines + [""]
+
+
 def machine():
     cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")),
                platform.processor())
@@ -334,7 +432,9 @@ def main():
     rows.append(measure("256 MiB upload (-T)", "PUT to the lab's echo API",
                         [IPCURL, *quiet, *LAB_CA, "--resolve", PIN, "-T", upload, api],
                         ["curl", *quiet, *LAB_CA, "--resolve", PIN, "-T", upload, api], pairs=BIG_PAIRS, grind=False))
-    write(rows, NAMESPACED, large_inputs(), [redirect_hops_goal()])
+    probes, figures = exporters()
+    write(rows, NAMESPACED, large_inputs(), [redirect_hops_goal(), *exporter_goals(probes, figures)],
+          exporter_lines(probes, figures))
 
 
 def find(rows, name):
@@ -420,12 +520,23 @@ REASONS = {
                "handle, as curl makes one per URL. ",
     "hops": "a redirect hop's report is summed into the chain's as it ends (RedirectChain); growth is a hop's own "
             "state that outlives it. ",
+    "exporter-cpu": "every probe is a fresh connection, as blackbox's, and in a callgrind profile of the exporter "
+                    "OpenSSL's handshake alone is over half of a probe's instructions, more than half of "
+                    "blackbox_exporter's whole probe here. Of the rest, libcurl loads the CA file for every probe "
+                    "(its CA cache lives in a multi handle, and each probe's easy handle has its own), makes an "
+                    "SSL_CTX for every connection, and the leaf certificate is decoded a second time from "
+                    "CURLINFO_CERTINFO's PEM for probe_ssl_last_chain_info (OpenSSL 3's d2i_X509 is most of both "
+                    "decodings). ",
+    "exporter-rss": "most of it is file-backed (the program's text and libcrypto's); what moves is glibc's malloc "
+                    "arenas, one more for each probe thread running at once, up to 8 per core. ",
+    "exporter-latency": "the clients keep both cores busy, so latency follows what a probe costs the machine: the "
+                        "exporter's CPU above, and nginx's and the clients' alike on both sides. ",
     "per-url": "ipcurl builds each URL's request from its options and parses the URL before libcurl does (to resolve "
                "its host); curl's tool does less per URL. ",
 }
 
 
-def write(rows, namespaced, inputs, extra_goals=()):
+def write(rows, namespaced, inputs, extra_goals=(), sections=()):
     lines = ["# Benchmarks", "",
              "Written by `make bench` (`Benchmarks/bench.py`) against the lab on loopback; edit the script, not this "
              "file.", "",
@@ -464,7 +575,7 @@ def write(rows, namespaced, inputs, extra_goals=()):
     lines += ["", "Instruction counts are left out (—) where callgrind would take minutes (256 MiB), where the "
               "compared command is a shell pipeline (check), for the vendor rows (their curl side is a different "
               "protocol) and for the hedged row's blackholed server, whose wait is time, not instructions.", ""]
-    lines += large_inputs_lines(inputs)
+    lines += large_inputs_lines(inputs) + list(sections)
     with open(OUTPUT, "w") as file:
         file.write("\n".join(lines))
     print(f"bench: wrote {OUTPUT}")
@@ -474,9 +585,14 @@ NAMESPACED = os.environ.get("BENCH_NAMESPACED") == "1"
 if __name__ == "__main__":  # imported, a single figure function can be run on its own
     try:
         if ONLY is not None:
-            if ONLY != "large-inputs":
-                raise SystemExit(f"bench: no section {ONLY!r} (large-inputs)")
-            print("\n".join(large_inputs_lines(large_inputs())))
+            if ONLY == "large-inputs":
+                print("\n".join(large_inputs_lines(large_inputs())))
+            elif ONLY == "exporter":
+                probes, figures = exporters()
+                print("\n".join(exporter_lines(probes, figures)))
+                print("\n".join(f"| {' | '.join(row)} |" for row in exporter_goals(probes, figures)))
+            else:
+                raise SystemExit(f"bench: no section {ONLY!r} (large-inputs, exporter)")
             sys.exit(0)
         made = None if NAMESPACED else private_store()
         if made:

@@ -154,6 +154,7 @@ def stress(lines, command):
         ("temporary files left at the end of the runs", read[2]),
         ("temporary files after the final runs", read[3]),
         ("cache records read back", read[1]),
+        *exporter_rows(lines),
         ("failures", "0"),
     ]
     return "\n".join([
@@ -163,6 +164,26 @@ def stress(lines, command):
         "|---|---|",
         *(f"| {name} | {value} |" for name, value in rows),
     ])
+
+
+def exporter_rows(lines):
+    """The rows of exporter_soak.py's two lines, when the output has them."""
+    soak = next((m for line in lines if (m := re.match(
+        r"stress: exporter: (\d+) probes, (\d+) at a time \(seed \d+\) in ([\d.]+) s: (.*)$", line))), None)
+    held = next((m for line in lines if (m := re.match(
+        r"stress: exporter: descriptors (\d+) after (\d+) probes, (\d+) after \d+; VmRSS ([\d.]+) MiB after \d+ "
+        r"probes, ([\d.]+) MiB after \d+; threads (\d+), (\d+)$", line))), None)
+    if not soak or not held:
+        return []
+    span = f"after {number(held[2])} probes → after {number(soak[1])}"
+    growth = float(held[5]) - float(held[4])
+    return [
+        ("exporter soak", f"{number(soak[1])} probes, {soak[2]} at a time, {soak[3]} s"),
+        ("exporter outcomes", soak[4]),
+        (f"exporter descriptors, {span}", f"{held[1]} → {held[3]} ({int(held[3]) - int(held[1]):+d}; at most +2)"),
+        (f"exporter VmRSS, {span}", f"{held[4]} → {held[5]} MiB ({growth:+.2f} MiB; at most +2 MiB)"),
+        (f"exporter threads, {span}", f"{held[6]} → {held[7]}"),
+    ]
 
 
 def sections(text):

@@ -2,12 +2,16 @@
 """make stress: many ipcurl processes on one answer cache directory and one -o directory, some killed (SIGKILL),
 some stopped (SIGSTOP) and continued or killed while stopped. Afterwards every cache record reads back correct,
 every output file holds the whole body, and once one more run has written into each directory no temporary file
-remains. Exit 1 on any failure.
+remains. Then exporter_soak.py's soak of one `ipcurl exporter` (no descriptor leak, flat memory). Exit 1 on any
+failure.
 
 usage: stress.py IPCURL   (the lab's lab.env values in the environment: LAB_HTTPDNS_IP, LAB_DOH_URL, ...)
-STRESS_WORKERS (8), STRESS_RUNS (200 per worker), STRESS_SEED (random) tune it.
+STRESS_WORKERS (8), STRESS_RUNS (200 per worker), STRESS_SEED (random) tune it; EXPORTER_SOAK_PROBES=0 leaves the
+exporter soak out.
 """
 import json, os, random, signal, subprocess, sys, tempfile, threading, time
+
+import exporter_soak
 
 IPCURL = sys.argv[1]
 WORKERS = int(os.environ.get("STRESS_WORKERS", "8"))
@@ -150,6 +154,8 @@ def main():
     print(f"stress: {len(records)} cache records read back; "
           f"left at the end of the runs: {len(cache_left) + len(output_left)}; after the final runs: {len(cache_after) + len(output_after)}")
     subprocess.run(["rm", "-rf", work])
+    if exporter_soak.PROBES:  # StressTests (make test) sets EXPORTER_SOAK_PROBES=0
+        failures += ["exporter: " + failure for failure in exporter_soak.run(IPCURL, LAB, SEED)]
     for failure in failures[:20]:
         print("stress: FAIL " + failure, file=sys.stderr)
     if failures:
