@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 /// Output room a one-shot cipher call needs beyond the input length.
 static const size_t ccrypto_max_block = EVP_MAX_BLOCK_LENGTH;
@@ -245,6 +246,25 @@ static inline size_t ccrypto_x509_dns_names(const X509 *x, char *out, size_t cap
     }
     GENERAL_NAMES_free(names);
     return needed;
+}
+
+/// Certificates of a peer's chain (`STACK_OF(X509) *`, as `SSL_get_peer_cert_chain` gives it), and the one at `i`.
+static inline int ccrypto_chain_count(const void *chain) { return chain ? OPENSSL_sk_num((const OPENSSL_STACK *)chain) : 0; }
+static inline X509 *ccrypto_chain_at(const void *chain, int i) { return (X509 *)OPENSSL_sk_value((const OPENSSL_STACK *)chain, i); }
+
+/// The certificate's notAfter in seconds since 1970, or LLONG_MIN when it cannot be read.
+static inline long long ccrypto_x509_not_after(const X509 *x) {
+    struct tm when;
+    if (!x || ASN1_TIME_to_tm(X509_get0_notAfter(x), &when) != 1) { ERR_clear_error(); return LLONG_MIN; }
+    return (long long)timegm(&when);
+}
+
+/// SHA-256 of the certificate's DER into `out` (ccrypto_sha256_length bytes); 0 on failure.
+static inline int ccrypto_x509_sha256(const X509 *x, uint8_t *out) {
+    unsigned int length = 0;
+    int ok = X509_digest(x, EVP_sha256(), out, &length);
+    if (!ok) ERR_clear_error();
+    return ok && length == ccrypto_sha256_length;
 }
 
 #endif

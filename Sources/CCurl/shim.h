@@ -49,6 +49,27 @@ static inline const char *ccurl_easy_tls_version(CURL *h) {
     return version;
 }
 
+/// The live connection's OpenSSL `SSL *` (NULL over plain HTTP, with another TLS backend, or once it closed).
+static inline void *ccurl_easy_tls_ssl(CURL *h) {
+    struct curl_tlssessioninfo *info = NULL;
+    if (curl_easy_getinfo(h, CURLINFO_TLS_SSL_PTR, &info) != CURLE_OK || !info) return NULL;
+    if (info->backend != CURLSSLBACKEND_OPENSSL) return NULL;
+    return info->internals;
+}
+
+/// `name(ssl)` for a libssl function of one `SSL *` argument returning a pointer (`SSL_get1_peer_certificate`,
+/// `SSL_get_peer_cert_chain`), looked up as `ccurl_easy_tls_version` looks up its function; NULL when there is none.
+typedef void *(*ccurl_ssl_pointer_fn)(const void *ssl);
+static inline void *ccurl_ssl_pointer(const void *ssl, const char *name) {
+    if (!ssl) return NULL;
+    void *program = dlopen(NULL, RTLD_LAZY);
+    if (!program) return NULL;
+    ccurl_ssl_pointer_fn call = (ccurl_ssl_pointer_fn)dlsym(program, name);
+    void *result = call ? call(ssl) : NULL;
+    dlclose(program);
+    return result;
+}
+
 static inline CURLSHcode ccurl_share_setopt_long(CURLSH *s, CURLSHoption o, long v) { return curl_share_setopt(s, o, v); }
 typedef void (*ccurl_share_lock_callback)(CURL *handle, curl_lock_data data, curl_lock_access access, void *userptr);
 typedef void (*ccurl_share_unlock_callback)(CURL *handle, curl_lock_data data, void *userptr);

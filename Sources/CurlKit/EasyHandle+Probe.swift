@@ -62,4 +62,12 @@ extension EasyHandle {
     public func liveTLSVersion() -> String? {
         ccurl_easy_tls_version(raw).map { String(cString: $0) }
     }
+
+    /// The certificates the peer of the live connection sent, leaf first, as OpenSSL's `STACK_OF(X509) *` (owned by
+    /// the connection: valid only inside a header or body callback); `nil` over plain HTTP or with another TLS
+    /// backend. For readers that read certificates with libcrypto without libcurl's `CURLOPT_CERTINFO` text.
+    /// - SeeAlso: `CURLINFO_TLS_SSL_PTR`, OpenSSL's `SSL_get_peer_cert_chain` (the leaf included on a client).
+    public func livePeerCertificateChain() -> UnsafeMutableRawPointer? {
+        ccurl_ssl_pointer(ccurl_easy_tls_ssl(raw), "SSL_get_peer_cert_chain")
+    }
 }

@@ -121,7 +121,7 @@ struct HopChain {
         var bodyBytes = 0
         var times = PhaseTimes()
         var tlsVersion: TLSVersion?
-        var certificates: [[String: String]] = []
+        var peer: PeerChain?
         var scheme = "http"
     }
 
@@ -187,20 +187,18 @@ struct HopChain {
                 }
             }
         }
-        if result.scheme == "https", result.error == nil || result.tlsVersion != nil, let summary = CertificateSummary(chain: result.certificates) {
+        if result.scheme == "https", let peer = result.peer {
             registry.set("probe_http_ssl", 1, help: "Indicates if SSL was used for the final redirect")
-            registry.set("probe_ssl_earliest_cert_expiry", Double(summary.earliestNotAfter),
-                         help: "Returns last SSL chain expiry in unixtime")
-            registry.set("probe_ssl_last_chain_expiry_timestamp_seconds", Double(summary.earliestNotAfter),
+            registry.set("probe_ssl_earliest_cert_expiry", Double(peer.earliestExpiry), help: "Returns last SSL chain expiry in unixtime")
+            registry.set("probe_ssl_last_chain_expiry_timestamp_seconds", Double(peer.earliestExpiry),
                          help: "Returns last SSL chain expiry in timestamp")
             if let version = result.tlsVersion {
                 registry.set("probe_tls_version_info", 1, labels: [("version", version.label)], help: "Returns the TLS version used or NaN when unknown")
             }
-            if let leaf = result.certificates.first?["Cert"].flatMap(PeerCertificate.init(pem:)) {
-                registry.set("probe_ssl_last_chain_info", 1, labels: [("fingerprint_sha256", leaf.fingerprintSHA256), ("subject", leaf.subject),
-                                                                     ("issuer", leaf.issuer), ("subjectalternative", leaf.dnsNames)],
-                             help: "Contains SSL leaf certificate information")
-            }
+            let leaf = peer.leaf
+            registry.set("probe_ssl_last_chain_info", 1, labels: [("fingerprint_sha256", leaf.fingerprintSHA256), ("subject", leaf.subject),
+                                                                 ("issuer", leaf.issuer), ("subjectalternative", leaf.dnsNames)],
+                         help: "Contains SSL leaf certificate information")
             if settings.failIfSSL {
                 log.error("Final request was over SSL")
                 success = false

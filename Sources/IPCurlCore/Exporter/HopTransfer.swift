@@ -3,8 +3,9 @@ import HTTPDNS
 
 /// One hop's transfer: a fresh connection to the hop's address, pinned under its TLS name (`CURLOPT_RESOLVE`),
 /// with the module's method, headers, body, credentials and TLS settings; the response headers, the body (up to
-/// ``bodyLimit`` kept for the regular expressions, all of it counted) and the TLS facts are kept.
-/// - SeeAlso: `CURLOPT_RESOLVE`, `CURLOPT_FRESH_CONNECT`, `CURLOPT_CERTINFO`, `CURLOPT_USERPWD`, `CURLOPT_CUSTOMREQUEST`.
+/// ``bodyLimit`` kept for the regular expressions, all of it counted) and the TLS facts (``PeerChain``, read while
+/// the connection is open) are kept. It runs on its thread's multi handle (``ThreadMulti``).
+/// - SeeAlso: `CURLOPT_RESOLVE`, `CURLOPT_FRESH_CONNECT`, `CURLINFO_TLS_SSL_PTR`, `CURLOPT_USERPWD`, `CURLOPT_CUSTOMREQUEST`.
 final class HopTransfer {
     /// The most body bytes kept for `fail_if_body_*`.
     static let bodyLimit = 1 << 20
@@ -17,6 +18,7 @@ final class HopTransfer {
     private var body: [UInt8] = []
     private var bodyBytes = 0
     private var tlsName: String?
+    private var peer: PeerChain?
 
     init(_ hop: HopChain.Hop, settings: BlackboxHTTPSettings, timeoutMS: Int) throws(CurlError) {
         let text = hop.tlsName == hop.url.host ? hop.url.text : hop.url.text(withHost: hop.tlsName)
@@ -43,11 +45,13 @@ final class HopTransfer {
             spec.resolveEntries = [pin]
         }
         spec.freshConnection = true
-        spec.collectsCertificates = scheme == "https"
         handle = try spec.makeHandle()
         try ShareHandle(sharing: [.dns]).attach(to: handle)  // this hop's pin only, whatever other probes pin
         handle.onHeader = { [unowned self] bytes in
-            if tlsName == nil { tlsName = handle.liveTLSVersion() ?? "" }
+            if tlsName == nil {
+                tlsName = handle.liveTLSVersion() ?? ""
+                if scheme == "https" { peer = PeerChain(handle) }  // while the connection is open
+            }
             self.headers.receive(bytes)
             return true
         }
@@ -60,10 +64,8 @@ final class HopTransfer {
 
     /// Runs the transfer to its end.
     func perform() -> HopChain.HopResult {
-        var failure: CurlError?
-        do { try handle.perform() } catch { failure = error }
-        let transfer = TransferResult(handle: handle, url: "", error: failure, headers: headers, tlsName: tlsName,
-                                      collectedCertificates: scheme == "https")
+        let failure = ThreadMulti.perform(handle)
+        let transfer = TransferResult(handle: handle, url: "", error: failure, headers: headers, tlsName: tlsName)
         var result = HopChain.HopResult(error: failure)
         result.status = transfer.report.responseCode
         result.redirectURL = transfer.report.redirectURL
@@ -73,7 +75,7 @@ final class HopTransfer {
         result.bodyBytes = bodyBytes
         result.times = transfer.report.times
         result.tlsVersion = transfer.tlsVersion
-        result.certificates = transfer.certificates
+        result.peer = peer
         result.scheme = scheme
         return result
     }

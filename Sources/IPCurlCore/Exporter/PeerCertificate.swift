@@ -1,12 +1,13 @@
 import CCrypto
+import CurlKit
 import HTTPDNS
 
-/// The facts blackbox_exporter reports about a TLS peer's leaf certificate, read from its DER with libcrypto and
+/// The facts blackbox_exporter reports about a TLS peer's leaf certificate, read with libcrypto and
 /// spelled as Go's `crypto/x509` spells them, so `probe_ssl_last_chain_info` carries the same label values:
 /// `subject`/`issuer` as `pkix.Name.String()` (RFC 2253 order, the named attributes in Go's fixed order), the DNS
 /// names of subjectAltName joined with `,`, and the SHA-256 of the DER in lowercase hex.
-/// - SeeAlso: `d2i_X509`, `X509_NAME_get_entry`, `X509_get_ext_d2i(NID_subject_alt_name)`, `CURLINFO_CERTINFO`
-///   (the `Cert:` PEM of each certificate); blackbox_exporter `prober/tls.go`.
+/// - SeeAlso: `d2i_X509`, `X509_NAME_get_entry`, `X509_get_ext_d2i(NID_subject_alt_name)`, `X509_digest`;
+///   blackbox_exporter `prober/tls.go`.
 public struct PeerCertificate: Sendable, Equatable {
     /// `CN=a.test,O=ipcurl lab`.
     public let subject: String
@@ -17,19 +18,17 @@ public struct PeerCertificate: Sendable, Equatable {
     /// Lowercase hex SHA-256 of the DER.
     public let fingerprintSHA256: String
 
-    /// The certificate of libcurl's `Cert:` PEM text; `nil` when it is not one.
-    public init?(pem: String) {
-        let body = pem.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).filter { !$0.hasPrefix("-----") }.joined()
-        guard let der = Base64.decode(body) else { return nil }
-        self.init(der: der)
-    }
-
     /// The certificate of `der`; `nil` when it is not one.
     public init?(der: [UInt8]) {
         guard let x509 = der.withUnsafeBufferPointer({ ccrypto_x509_parse($0.baseAddress, $0.count) }) else { return nil }
         defer { ccrypto_x509_free(x509) }
+        self.init(x509: x509)
+    }
+
+    /// The certificate libcrypto holds at `x509` (an `X509 *`); `nil` when its digest cannot be made.
+    init?(x509: OpaquePointer) {
         var digest = [UInt8](repeating: 0, count: Int(ccrypto_sha256_length))
-        guard ccrypto_sha256(der, der.count, &digest) == 1 else { return nil }
+        guard ccrypto_x509_sha256(x509, &digest) == 1 else { return nil }
         fingerprintSHA256 = Hex.encode(digest)
         subject = Self.name(x509, issuer: false)
         issuer = Self.name(x509, issuer: true)
@@ -99,5 +98,31 @@ public struct PeerCertificate: Sendable, Equatable {
             out.unicodeScalars.append(scalar)
         }
         return out
+    }
+}
+
+/// What a probe reports about the certificates of a live TLS connection, read from OpenSSL's own copies while the
+/// connection is open (no `CURLOPT_CERTINFO` text to build and parse again): the leaf and the earliest notAfter of
+/// the chain the peer sent, as blackbox's `getEarliestCertExpiry` takes it over `PeerCertificates`.
+/// - SeeAlso: ``EasyHandle/livePeerCertificateChain()``, `X509_get0_notAfter`.
+struct PeerChain: Sendable, Equatable {
+    /// The leaf.
+    let leaf: PeerCertificate
+    /// The earliest notAfter over the chain (Unix seconds).
+    let earliestExpiry: Int64
+
+    /// The chain of `handle`'s live connection; `nil` without one.
+    init?(_ handle: EasyHandle) {
+        guard let chain = handle.livePeerCertificateChain(), ccrypto_chain_count(chain) > 0,
+              let first = ccrypto_chain_at(chain, 0), let leaf = PeerCertificate(x509: first) else { return nil }
+        var earliest = Int64.max
+        for index in 0..<ccrypto_chain_count(chain) {
+            guard let certificate = ccrypto_chain_at(chain, index) else { continue }
+            let notAfter = ccrypto_x509_not_after(certificate)
+            if notAfter != Int64.min { earliest = min(earliest, Int64(notAfter)) }
+        }
+        guard earliest != Int64.max else { return nil }
+        self.leaf = leaf
+        earliestExpiry = earliest
     }
 }
