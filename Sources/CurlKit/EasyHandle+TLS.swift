@@ -25,6 +25,12 @@ extension EasyHandle {
     /// - SeeAlso: `CURLOPT_CAPATH`, curl's `--capath`.
     public func set(caPath: String) throws(CurlError) { try set(CURLOPT_CAPATH, caPath) }
 
+    /// Verifies peers with the CA file alone, without libcurl's built-in CA directory (`/etc/ssl/certs` on Debian):
+    /// the trust of a TLS client whose roots are one file, as Go's `tls.Config.RootCAs`. libcurl then also caches
+    /// the store it built from the file in the multi handle (`CURLOPT_CA_CACHE_TIMEOUT`), which a directory prevents.
+    /// - SeeAlso: `CURLOPT_CAPATH` set to NULL.
+    public func trustCAFileOnly() throws(CurlError) { try set(CURLOPT_CAPATH, nil) }
+
     /// The lowest and highest TLS versions the handshake may use; `nil` leaves libcurl's default.
     /// - SeeAlso: `CURLOPT_SSLVERSION`, curl's `--tlsv1.0` … `--tlsv1.3`, `--tls-max`.
     public func set(tlsMinimum: TLSVersion?, maximum: TLSVersion?) throws(CurlError) {

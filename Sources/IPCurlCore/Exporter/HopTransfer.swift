@@ -46,6 +46,8 @@ final class HopTransfer {
         }
         spec.freshConnection = true
         handle = try spec.makeHandle()
+        // A module's ca_file is the probe's whole trust, as blackbox's tls_config.ca_file is Go's RootCAs.
+        if settings.caFile != nil { try handle.trustCAFileOnly() }
         try ShareHandle(sharing: [.dns]).attach(to: handle)  // this hop's pin only, whatever other probes pin
         handle.onHeader = { [unowned self] bytes in
             if tlsName == nil {
