@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 extension CertificateSummary {
     /// Reads libcurl's `CURLINFO_CERTINFO` fields (OpenSSL backend: `Subject`, `Issuer`, `Expire date` as
     /// `Nov 23 21:00:00 2027 GMT`, `X509v3 Subject Alternative Name` as `DNS:a.test, IP Address:127.0.0.1`);
@@ -25,16 +21,8 @@ extension CertificateSummary {
     /// `Nov 23 21:00:00 2027 GMT` (OpenSSL's `ASN1_TIME_print`) as seconds since 1970 (UTC).
     static func time(_ text: String) -> Int64? {
         let fields = text.split(separator: " ")
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        guard fields.count == 5, fields[4] == "GMT", let month = months.firstIndex(of: String(fields[0])),
+        guard fields.count == 5, fields[4] == "GMT", let month = HTTPDate.months.firstIndex(of: String(fields[0])),
               let day = Int32(fields[1]), let year = Int32(fields[3]) else { return nil }
-        let clock = fields[2].split(separator: ":").compactMap { Int32($0) }
-        guard clock.count == 3 else { return nil }
-        var parts = tm()
-        parts.tm_year = year - 1900
-        parts.tm_mon = Int32(month)
-        parts.tm_mday = day
-        (parts.tm_hour, parts.tm_min, parts.tm_sec) = (clock[0], clock[1], clock[2])
-        return Int64(timegm(&parts))
+        return HTTPDate.utcSeconds(year: year, month: month, day: day, clock: fields[2])
     }
 }

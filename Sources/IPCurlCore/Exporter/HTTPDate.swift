@@ -6,7 +6,8 @@ import Glibc
 /// RFC 850 (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime (`Sun Nov  6 08:49:37 1994`).
 /// - SeeAlso: RFC 9110 §5.6.7.
 enum HTTPDate {
-    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    /// The English month abbreviations HTTP, asctime and OpenSSL write, January first.
+    static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// Unix seconds of `text`, or `nil` when it is none of the three forms.
     static func seconds(_ text: String) -> Int64? {
@@ -21,9 +22,14 @@ enum HTTPDate {
         } else if fields.count == 5 {  // asctime
             (day, month, year, clock) = (Int32(fields[2]), months.firstIndex(of: String(fields[1])), Int32(fields[4]), fields[3])
         }
-        guard let day, let month, let year, let clock else { return nil }
+        guard let day, let month, let year, let clock, (1...31).contains(day) else { return nil }
+        return utcSeconds(year: year, month: month, day: day, clock: clock)
+    }
+
+    /// Seconds since 1970 of a UTC date (`month` 0 for January) at `clock` (`HH:MM:SS`); `nil` for another clock.
+    static func utcSeconds(year: Int32, month: Int, day: Int32, clock: Substring) -> Int64? {
         let time = clock.split(separator: ":").compactMap { Int32($0) }
-        guard time.count == 3, (1...31).contains(day) else { return nil }
+        guard time.count == 3 else { return nil }
         var parts = tm()
         parts.tm_year = year - 1900
         parts.tm_mon = Int32(month)
