@@ -70,4 +70,12 @@ extension EasyHandle {
     public func livePeerCertificateChain() -> UnsafeMutableRawPointer? {
         ccurl_ssl_pointer(ccurl_easy_tls_ssl(raw), "SSL_get_peer_cert_chain")
     }
+
+    /// The chain OpenSSL verified for the live connection, leaf to trust anchor (the anchor from the trust store, not
+    /// sent by the peer), under the same terms as ``livePeerCertificateChain()``; `nil` when none was verified
+    /// (verification off).
+    /// - SeeAlso: OpenSSL's `SSL_get0_verified_chain`.
+    public func liveVerifiedCertificateChain() -> UnsafeMutableRawPointer? {
+        ccurl_ssl_pointer(ccurl_easy_tls_ssl(raw), "SSL_get0_verified_chain")
+    }
 }

@@ -39,7 +39,7 @@ struct HopChain {
             let location = result.redirectURL
             let isRedirect = [301, 302, 303, 307, 308].contains(status) && !location.isEmpty
             if isRedirect {
-                log.info("Received redirect", ("location", location))
+                log.info("Received redirect", ("location", CurlURL.withoutUserInfo(location)))
                 redirects += 1
                 if redirects <= Self.maximumRedirects, settings.followRedirects, let next = nextHop(after: hop, status: status, location) {
                     addTimes(result, final: false)
@@ -190,7 +190,7 @@ struct HopChain {
         if result.scheme == "https", let peer = result.peer {
             registry.set("probe_http_ssl", 1, help: "Indicates if SSL was used for the final redirect")
             registry.set("probe_ssl_earliest_cert_expiry", Double(peer.earliestExpiry), help: "Returns last SSL chain expiry in unixtime")
-            registry.set("probe_ssl_last_chain_expiry_timestamp_seconds", Double(peer.earliestExpiry),
+            registry.set("probe_ssl_last_chain_expiry_timestamp_seconds", Double(peer.verifiedChainExpiry),
                          help: "Returns last SSL chain expiry in timestamp")
             if let version = result.tlsVersion {
                 registry.set("probe_tls_version_info", 1, labels: [("version", version.label)], help: "Returns the TLS version used or NaN when unknown")

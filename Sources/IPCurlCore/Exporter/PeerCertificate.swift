@@ -102,27 +102,41 @@ public struct PeerCertificate: Sendable, Equatable {
 }
 
 /// What a probe reports about the certificates of a live TLS connection, read from OpenSSL's own copies while the
-/// connection is open (no `CURLOPT_CERTINFO` text to build and parse again): the leaf and the earliest notAfter of
-/// the chain the peer sent, as blackbox's `getEarliestCertExpiry` takes it over `PeerCertificates`.
-/// - SeeAlso: ``EasyHandle/livePeerCertificateChain()``, `X509_get0_notAfter`.
+/// connection is open (no `CURLOPT_CERTINFO` text to build and parse again): the leaf, the earliest notAfter of the
+/// chain the peer sent (blackbox's `getEarliestCertExpiry` over `PeerCertificates`) and of the chain OpenSSL
+/// verified, trust anchor included (`getLastChainExpiry` over `VerifiedChains`).
+/// - SeeAlso: ``EasyHandle/livePeerCertificateChain()``, ``EasyHandle/liveVerifiedCertificateChain()``,
+///   `X509_get0_notAfter`.
 struct PeerChain: Sendable, Equatable {
+    /// Go's zero `time.Time` in Unix seconds: what blackbox reports as the verified chain's expiry when none was
+    /// verified (`insecure_skip_verify`).
+    static let goZeroTime: Int64 = -62_135_596_800
+
     /// The leaf.
     let leaf: PeerCertificate
-    /// The earliest notAfter over the chain (Unix seconds).
+    /// The earliest notAfter over the chain the peer sent (Unix seconds).
     let earliestExpiry: Int64
+    /// The earliest notAfter over the verified chain; ``goZeroTime`` when none was verified.
+    let verifiedChainExpiry: Int64
 
     /// The chain of `handle`'s live connection; `nil` without one.
     init?(_ handle: EasyHandle) {
         guard let chain = handle.livePeerCertificateChain(), ccrypto_chain_count(chain) > 0,
               let first = ccrypto_chain_at(chain, 0), let leaf = PeerCertificate(x509: first) else { return nil }
+        guard let earliest = Self.earliestExpiry(chain) else { return nil }
+        self.leaf = leaf
+        earliestExpiry = earliest
+        verifiedChainExpiry = handle.liveVerifiedCertificateChain().flatMap(Self.earliestExpiry) ?? Self.goZeroTime
+    }
+
+    /// The earliest readable notAfter of `chain` (a `STACK_OF(X509) *`); `nil` when it has none.
+    private static func earliestExpiry(_ chain: UnsafeMutableRawPointer) -> Int64? {
         var earliest = Int64.max
         for index in 0..<ccrypto_chain_count(chain) {
             guard let certificate = ccrypto_chain_at(chain, index) else { continue }
             let notAfter = ccrypto_x509_not_after(certificate)
             if notAfter != Int64.min { earliest = min(earliest, Int64(notAfter)) }
         }
-        guard earliest != Int64.max else { return nil }
-        self.leaf = leaf
-        earliestExpiry = earliest
+        return earliest == Int64.max ? nil : earliest
     }
 }

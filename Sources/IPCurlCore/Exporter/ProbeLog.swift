@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CurlKit
 
 /// A probe's log lines in go-kit's logfmt, as blackbox_exporter's "Logs for the probe" shows them:
 /// `ts=2026-11-27T13:00:00.123Z module=http_2xx target=a.test level=info msg="Resolving target address" …`.
@@ -10,8 +11,8 @@ public struct ProbeLog: Sendable {
     public private(set) var lines: [String] = []
     private let prefix: [(String, String)]
 
-    /// A log for `module` probing `target`.
-    public init(module: String, target: String) { prefix = [("module", module), ("target", target)] }
+    /// A log for `module` probing `target` (its user info left out, as reports leave it out).
+    public init(module: String, target: String) { prefix = [("module", module), ("target", CurlURL.withoutUserInfo(target))] }
 
     /// `level=info msg=… key=value…`.
     public mutating func info(_ message: String, _ fields: (String, String)...) { log("info", message, fields) }

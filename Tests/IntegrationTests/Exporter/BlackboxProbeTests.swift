@@ -37,3 +37,64 @@ import Testing
         BlackboxAgreement.expect(ours: outcome.registry.text, theirs: theirs)
     }
 }
+
+/// The two expiry metrics of a chain whose root expires before its leaf: `openssl s_server` serving a leaf signed by
+/// a CA made at test time with a shorter life (the leaf is sent alone; the CA is the module's `ca_file`).
+@Suite struct BlackboxChainExpiryTests {
+    /// `notAfter` of the PEM certificate at `path`, in Unix seconds, as `openssl x509 -enddate` prints it.
+    static func notAfter(_ path: String) throws -> Int64 {
+        let text = try run("/usr/bin/openssl", ["x509", "-noout", "-enddate", "-in", path]).stdout
+        let value = text.split(separator: "=", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+        return try #require(CertificateSummary.time(value.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")))
+    }
+
+    @Test func theVerifiedChainsExpiryIsTheRootsAndThePeersTheLeafs() throws {
+        let scratch = try TemporaryDirectory()
+        let dir = scratch.path
+        func openssl(_ arguments: [String]) throws {
+            let result = try run("/usr/bin/openssl", arguments)
+            guard result.status == 0 else { throw LabError("openssl \(arguments.first ?? ""): \(result.stderr)") }
+        }
+        try openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "30",
+                     "-subj", "/CN=Short CA", "-keyout", dir + "/ca.key", "-out", dir + "/ca.pem"])
+        try openssl(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=chain.test",
+                     "-keyout", dir + "/leaf.key", "-out", dir + "/leaf.csr"])
+        try "subjectAltName=DNS:chain.test\n".write(toFile: dir + "/ext.cnf", atomically: true, encoding: .utf8)
+        try openssl(["x509", "-req", "-in", dir + "/leaf.csr", "-CA", dir + "/ca.pem", "-CAkey", dir + "/ca.key", "-CAcreateserial",
+                     "-days", "90", "-extfile", dir + "/ext.cnf", "-out", dir + "/leaf.pem"])
+        // A free port on 127.0.0.1, then openssl's test server on it.
+        let (probe, port) = try listeningSocket(address: "127.0.0.1", backlog: 1)
+        close(probe)
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        server.arguments = ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", dir + "/leaf.pem", "-key", dir + "/leaf.key", "-www", "-quiet"]
+        server.standardInput = FileHandle.nullDevice
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer {  // s_server does not stop on SIGTERM
+            kill(server.processIdentifier, SIGKILL)
+            server.waitUntilExit()
+        }
+        var settings = ResolverSettings()
+        settings.provider = ProviderChoice(.doh, [try Lab.current().dohURL])  // the pin answers; no public server
+        settings.staticEntries = [try ResolveEntry(parsing: "chain.test:\(port):127.0.0.1")]
+        settings.fallback = false
+        let session = ResolverSession(settings: settings, transport: TransportOptions(),
+                                      diagnostics: Diagnostics(program: "ipcurl", stream: DescriptorWriter(descriptor: -1)))
+        var module = BlackboxHTTPSettings()
+        module.caFile = dir + "/ca.pem"
+        module.preferredFamily = .v4
+        var outcome = BlackboxProbe.run(.init(module: "m", target: "https://chain.test:\(port)/", timeoutMS: 2000, settings: module),
+                                        session: session)
+        for _ in 0..<20 where !outcome.success {  // s_server may not be listening yet
+            usleep(100_000)
+            outcome = BlackboxProbe.run(.init(module: "m", target: "https://chain.test:\(port)/", timeoutMS: 5000, settings: module),
+                                        session: session)
+        }
+        #expect(outcome.success, "\(outcome.log.lines)")
+        let samples = BlackboxAgreement.samples(outcome.registry.text)
+        #expect(samples["probe_ssl_earliest_cert_expiry"] == Double(try Self.notAfter(dir + "/leaf.pem")))
+        #expect(samples["probe_ssl_last_chain_expiry_timestamp_seconds"] == Double(try Self.notAfter(dir + "/ca.pem")))
+    }
+}

@@ -192,6 +192,9 @@ final class RunningExporter: @unchecked Sendable {
         #expect(debug.status == 200 && debug.body.contains("Module configuration:"), "\(debug.body)")
         #expect(!debug.body.contains("hunter2-secret") && !debug.body.contains("cookie-secret"), "\(debug.body)")
         #expect(debug.body.contains("<secret>"), "\(debug.body)")
+        let withUser = "https://probe:url-secret@a.test:\(lab.httpsPort)/api/echo"
+        let userDebug = try exporter.get("/probe?debug=true&target=" + Self.encoded(withUser))
+        #expect(userDebug.status == 200 && !userDebug.body.contains("url-secret"), "\(userDebug.body)")
     }
 
     @Test func allIPsPassesOnlyWhenEveryAddressPasses() throws {
