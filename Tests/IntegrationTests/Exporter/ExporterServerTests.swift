@@ -338,9 +338,16 @@ final class RunningExporter: @unchecked Sendable {
             (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(exporter.process.processIdentifier)/fd").count) ?? -1
         }
         try probeAll(20)  // every kind once: connections, TLS, the DoH client warmed up
+        usleep(300_000)  // the warm-up's connections closed
         let before = descriptors()
         try probeAll(500)
-        let after = descriptors()
+        // Each server thread ends with its client's connection and frees its multi handle then: wait for the
+        // connections curl closed to be gone (a wait, not a measure of time).
+        var after = descriptors()
+        for _ in 0..<100 where after > before + 2 {
+            usleep(50_000)
+            after = descriptors()
+        }
         #expect(before > 0 && after <= before + 2, "descriptors before \(before), after 500 probes \(after)")
         let metrics = try exporter.get("/metrics").body
         #expect(Self.value("ipcurl_exporter_probes_total{module=\"http_2xx\",result=\"failure\"}", in: metrics) ?? 0 >= 300, "\(metrics)")
