@@ -186,13 +186,6 @@ static inline unsigned long ccrypto_error_pending(void) { return ERR_peek_error(
 
 // MARK: Certificates (the exporter's TLS metrics: a peer certificate's names and fingerprint)
 
-/// SHA-256 of `in` into `out` (ccrypto_sha256_length bytes); 0 on failure.
-static inline int ccrypto_sha256(const uint8_t *in, size_t in_len, uint8_t *out) {
-    int ok = EVP_Digest(in, in_len, out, NULL, EVP_sha256(), NULL);
-    if (!ok) ERR_clear_error();
-    return ok;
-}
-
 /// The DER certificate `der` parsed; NULL when it is not one. Free with ccrypto_x509_free.
 static inline X509 *ccrypto_x509_parse(const uint8_t *der, size_t len) {
     const unsigned char *p = der;

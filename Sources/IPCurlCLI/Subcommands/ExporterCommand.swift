@@ -68,14 +68,13 @@ struct ExporterCommand: Subcommand {
     /// `nil` and the command hands over to that program.
     nonisolated(unsafe) static var runner: ((ExporterCommand, Diagnostics) -> Completion)?
 
+    /// The refusal of a command line without `--config.file`.
+    static let missingConfigFile = CurlError.usage("exporter: --config.file is required (see 'ipcurl help exporter')")
+
+    /// Hands over to `ipcurl-exporter`, or runs there: the resolver settings (secret files included) are read once,
+    /// by the program that uses them.
     func run(_ diagnostics: Diagnostics) -> Completion {
-        guard configFile != nil else { return .refused(.usage("exporter: --config.file is required (see 'ipcurl help exporter')")) }
-        do throws(CurlError) {
-            _ = try resolver.transport()
-            _ = try resolver.settings()
-        } catch {
-            return .refused(.usage(error.message))
-        }
+        guard configFile != nil else { return .refused(Self.missingConfigFile) }
         if let runner = Self.runner { return runner(self, diagnostics) }
         return ExporterProgram.handOver()
     }

@@ -38,7 +38,15 @@ public enum ExporterEntry {
     public static func main(serve: @escaping (Launch, Diagnostics) -> Ending) -> Never {
         SignalCleanup.ignoreBrokenPipe()
         ExporterCommand.runner = { command, diagnostics in
-            guard let configFile = command.configFile else { return .refused(.usage("exporter: --config.file is required")) }
+            guard let configFile = command.configFile else { return .refused(ExporterCommand.missingConfigFile) }
+            // Trust errors (exit 77 in a request) and resolver-setting errors are usage errors here, checked first.
+            let settings: ResolverSettings, transport: TransportOptions
+            do throws(CurlError) {
+                transport = try command.resolver.transport()
+                settings = try command.resolver.settings()
+            } catch {
+                return .refused(.usage(error.message))
+            }
             let arguments = command.resolverArguments
             let loaded = ExporterModules.load(configFile, commandLine: arguments)
             let first: (modules: [String: ExporterService.Module], warnings: [String])
@@ -50,13 +58,6 @@ public enum ExporterEntry {
             if command.configCheck {
                 diagnostics.emit(.note, "config file \(configFile) is valid (\(first.modules.count) modules)")
                 return .success
-            }
-            let settings: ResolverSettings, transport: TransportOptions
-            do throws(CurlError) {
-                settings = try command.resolver.settings()
-                transport = try command.resolver.transport()
-            } catch {
-                return .refused(.usage(error.message))
             }
             let service = ExporterService(modules: first.modules, resolver: settings, transport: transport,
                                           timeoutOffsetSeconds: command.timeoutOffset)

@@ -59,8 +59,8 @@ public enum BlackboxProbe {
         var run = ProbeRun(request: request, session: session, answers: answers, began: began)
         let success = run.probe()
         let seconds = Double((ContinuousClock.now - began).wholeMicroseconds) / 1e6
-        run.registry.set("probe_success", success ? 1 : 0, help: "Displays whether or not the probe was a success")
-        run.registry.set("probe_duration_seconds", seconds, help: "Returns how long the probe took to complete in seconds")
+        run.registry.set("probe_success", success ? 1 : 0)
+        run.registry.set("probe_duration_seconds", seconds)
         if success {
             run.log.info("Probe succeeded", ("duration_seconds", "\(seconds)"))
         } else {
@@ -102,27 +102,22 @@ struct ProbeRun {
     var deadline: ContinuousClock.Instant { began + .milliseconds(request.timeoutMS) }
     var remainingMS: Int { max(0, Int((deadline - .now) / .milliseconds(1))) }
 
-    static let durationHelp = "Duration of http request by phase, summed over all redirects"
-
     /// `host`:`port` resolved by the session within the probe's time, through the shared answers when there are.
     func lookup(_ url: CurlURL) throws(CurlError) -> NameLookup {
         let budget = TimeBudget(limitMS: max(1, remainingMS))
-        guard let answers else { return try session.resolve(host: url.host, port: url.port, unicode: url.unicodeHost, within: budget) }
-        return try answers.lookup(host: url.host, port: url.port) { () throws(CurlError) in
+        let resolve = { () throws(CurlError) -> NameLookup in
             try session.resolve(host: url.host, port: url.port, unicode: url.unicodeHost, within: budget)
         }
+        guard let answers else { return try resolve() }
+        return try answers.lookup(host: url.host, port: url.port, resolve)
     }
 
     mutating func probe() -> Bool {
         log.info("Beginning probe", ("probe", "http"), ("timeout_seconds", "\(Double(request.timeoutMS) / 1000)"))
-        for (name, help) in [("probe_http_content_length", "Length of http content response"),
-                             ("probe_http_uncompressed_body_length", "Length of uncompressed response body"),
-                             ("probe_http_redirects", "The number of redirects"),
-                             ("probe_http_ssl", "Indicates if SSL was used for the final redirect"),
-                             ("probe_http_status_code", "Response HTTP status code"),
-                             ("probe_http_version", "Returns the version of HTTP of the probe response"),
-                             ("probe_failed_due_to_regex", "Indicates if probe failed due to regex")] {
-            registry.set(name, 0, help: help)
+        // blackbox registers these at the start, so a probe that fails early still reports them as 0.
+        for name in ["probe_http_content_length", "probe_http_uncompressed_body_length", "probe_http_redirects", "probe_http_ssl",
+                     "probe_http_status_code", "probe_http_version", "probe_failed_due_to_regex"] {
+            registry.set(name, 0)
         }
         var target = request.target
         if !target.hasPrefix("http://"), !target.hasPrefix("https://") { target = "http://" + target }
@@ -133,7 +128,7 @@ struct ProbeRun {
         }
         guard let addresses = resolve(url) else { return false }
         for phase in ["connect", "tls", "processing", "transfer"] {
-            registry.add("probe_http_duration_seconds", 0, labels: [("phase", phase)], help: Self.durationHelp)
+            registry.add("probe_http_duration_seconds", 0, labels: [("phase", phase)])
         }
         guard request.settings.allIPs, addresses.count > 1 else {
             var hops = HopChain(run: self, url: url)
@@ -153,10 +148,9 @@ struct ProbeRun {
             log = hops.log
             everyPassed = everyPassed && passed
             let labels = [("family", address.family == .v4 ? "ipv4" : "ipv6"), ("ip", address.description)]
-            registry.set("ipcurl_probe_address_success", passed ? 1 : 0, labels: labels,
-                         help: "Whether the probe of this address of the answer passed (all_ips)")
+            registry.set("ipcurl_probe_address_success", passed ? 1 : 0, labels: labels)
             registry.set("ipcurl_probe_address_duration_seconds", Double((ContinuousClock.now - started).wholeMicroseconds) / 1e6,
-                         labels: labels, help: "How long the probe of this address took (all_ips)")
+                         labels: labels)
         }
         return everyPassed
     }
@@ -191,8 +185,8 @@ struct ProbeRun {
                 failure = error.message
             }
         }
-        registry.set("probe_dns_lookup_time_seconds", lookupSeconds, help: "Returns the time taken for probe dns lookup in seconds")
-        registry.add("probe_http_duration_seconds", lookupSeconds, labels: [("phase", "resolve")], help: Self.durationHelp)
+        registry.set("probe_dns_lookup_time_seconds", lookupSeconds)
+        registry.add("probe_http_duration_seconds", lookupSeconds, labels: [("phase", "resolve")])
         var chosen: [IPAddress]
         if let given = request.address {
             let inAnswer = answer.contains(given)
@@ -202,16 +196,16 @@ struct ProbeRun {
             chosen = [given]
         } else if let failure {
             log.error("Error resolving address", ("err", failure))
-            registry.set("probe_ip_protocol", 0, help: Self.protocolHelp)
-            registry.set("probe_ip_addr_hash", 0, help: Self.hashHelp)
+            registry.set("probe_ip_protocol", 0)
+            registry.set("probe_ip_addr_hash", 0)
             return nil
         } else {
             let ordered = answer.filter { $0.family == preferred } + (settings.ipProtocolFallback ? answer.filter { $0.family != preferred } : [])
             guard let first = ordered.first else {
                 log.error("Resolution with IP protocol failed", ("target", url.host), ("ip_protocol", protocolName),
                           ("err", "no \(preferred == .v6 ? "IPv6" : "IPv4") address" + (settings.ipProtocolFallback ? "" : " and no fallback")))
-                registry.set("probe_ip_protocol", 0, help: Self.protocolHelp)
-                registry.set("probe_ip_addr_hash", 0, help: Self.hashHelp)
+                registry.set("probe_ip_protocol", 0)
+                registry.set("probe_ip_addr_hash", 0)
                 return nil
             }
             chosen = settings.allIPs ? ordered : [first]
@@ -219,8 +213,8 @@ struct ProbeRun {
         if settings.compareSystem, IPAddress(url.host) == nil { compareWithSystem(url, answer: answer) }
         let first = chosen[0]
         log.info("Resolved target address", ("target", url.host), ("ip", first.description))
-        registry.set("probe_ip_protocol", first.family == .v4 ? 4 : 6, help: Self.protocolHelp)
-        registry.set("probe_ip_addr_hash", BlackboxProbe.addressHash(first), help: Self.hashHelp)
+        registry.set("probe_ip_protocol", first.family == .v4 ? 4 : 6)
+        registry.set("probe_ip_addr_hash", BlackboxProbe.addressHash(first))
         return chosen
     }
 
@@ -236,10 +230,7 @@ struct ProbeRun {
         let differs = Set(system) != Set(answer)
         log.info("System resolver's answer", ("target", url.host), ("addresses", system.map(\.description).joined(separator: ",")),
                  ("differs", differs ? "true" : "false"))
-        registry.set("ipcurl_system_dns_mismatch", differs ? 1 : 0,
-                     help: "Whether the system resolver's addresses for the target differ from HTTPDNS's (compare_system)")
+        registry.set("ipcurl_system_dns_mismatch", differs ? 1 : 0)
     }
 
-    static let protocolHelp = "Specifies whether probe ip protocol is IP4 or IP6"
-    static let hashHelp = "Specifies the hash of IP address. It's useful to detect if the IP address changes."
 }

@@ -38,20 +38,16 @@ struct HopChain {
             let status = result.status
             let location = result.redirectURL
             let isRedirect = [301, 302, 303, 307, 308].contains(status) && !location.isEmpty
-            if isRedirect {
-                log.info("Received redirect", ("location", CurlURL.withoutUserInfo(location)))
-                redirects += 1
-                if redirects <= Self.maximumRedirects, settings.followRedirects, let next = nextHop(after: hop, status: status, location) {
-                    addTimes(result, final: false)
-                    hop = next
-                    continue
-                }
-                log.info("Not following redirect")
-                addTimes(result, final: false)
-                return judge(result, redirects: redirects, bodyRead: false)
+            addTimes(result, final: !isRedirect)
+            guard isRedirect else { return judge(result, redirects: redirects, bodyRead: true) }
+            log.info("Received redirect", ("location", CurlURL.withoutUserInfo(location)))
+            redirects += 1
+            if redirects <= Self.maximumRedirects, settings.followRedirects, let next = nextHop(after: hop, status: status, location) {
+                hop = next
+                continue
             }
-            addTimes(result, final: true)
-            return judge(result, redirects: redirects, bodyRead: true)
+            log.info("Not following redirect")
+            return judge(result, redirects: redirects, bodyRead: false)
         }
     }
 
@@ -102,7 +98,7 @@ struct HopChain {
                 return nil
             }
             let seconds = Double((ContinuousClock.now - began).wholeMicroseconds) / 1e6
-            registry.add("probe_http_duration_seconds", seconds, labels: [("phase", "resolve")], help: ProbeRun.durationHelp)
+            registry.add("probe_http_duration_seconds", seconds, labels: [("phase", "resolve")])
         }
         // 301, 302 and 303 turn another method into GET without a body, as Go's client does; 307 and 308 keep both.
         let keepsMethod = status == 307 || status == 308 || hop.method == "GET" || hop.method == "HEAD"
@@ -150,8 +146,8 @@ struct HopChain {
         guard result.times.connect > 0 else { return }  // never connected
         let phases: [(String, Int64)] = [("connect", timings.connect), ("tls", timings.tls), ("processing", timings.processing)]
             + (final ? [("transfer", timings.transfer)] : [])
-        for (phase, microseconds) in phases where !(phase == "processing" && result.times.startTransfer == 0) {
-            registry.add("probe_http_duration_seconds", Double(microseconds) / 1e6, labels: [("phase", phase)], help: ProbeRun.durationHelp)
+        for (phase, microseconds) in phases {
+            registry.add("probe_http_duration_seconds", Double(microseconds) / 1e6, labels: [("phase", phase)])
         }
     }
 
@@ -167,18 +163,17 @@ struct HopChain {
             }
             if success, !settings.failIfHeaderMatches.isEmpty || !settings.failIfHeaderNotMatches.isEmpty {
                 success = RegexRules.headersPass(result.headers, settings, log: &log)
-                registry.set("probe_failed_due_to_regex", success ? 0 : 1, help: "Indicates if probe failed due to regex")
+                registry.set("probe_failed_due_to_regex", success ? 0 : 1)
             }
             if success, settings.readsBody {
                 success = RegexRules.bodyPasses(result.body, settings, deadline: run.deadline, log: &log)
-                registry.set("probe_failed_due_to_regex", success ? 0 : 1, help: "Indicates if probe failed due to regex")
+                registry.set("probe_failed_due_to_regex", success ? 0 : 1)
             }
             if let modified = result.headers.first(named: "last-modified").flatMap(HTTPDate.seconds) {
-                registry.set("probe_http_last_modified_timestamp_seconds", Double(modified),
-                             help: "Returns the Last-Modified HTTP response header in unixtime")
+                registry.set("probe_http_last_modified_timestamp_seconds", Double(modified))
             }
             let version = Double(result.httpVersion) ?? 0
-            registry.set("probe_http_version", version, help: "Returns the version of HTTP of the probe response")
+            registry.set("probe_http_version", version)
             if !settings.validHTTPVersions.isEmpty {
                 let proto = "HTTP/" + (result.httpVersion.contains(".") ? result.httpVersion : result.httpVersion + ".0")
                 if !settings.validHTTPVersions.contains(proto) {
@@ -188,17 +183,15 @@ struct HopChain {
             }
         }
         if result.scheme == "https", let peer = result.peer {
-            registry.set("probe_http_ssl", 1, help: "Indicates if SSL was used for the final redirect")
-            registry.set("probe_ssl_earliest_cert_expiry", Double(peer.earliestExpiry), help: "Returns last SSL chain expiry in unixtime")
-            registry.set("probe_ssl_last_chain_expiry_timestamp_seconds", Double(peer.verifiedChainExpiry),
-                         help: "Returns last SSL chain expiry in timestamp")
+            registry.set("probe_http_ssl", 1)
+            registry.set("probe_ssl_earliest_cert_expiry", Double(peer.earliestExpiry))
+            registry.set("probe_ssl_last_chain_expiry_timestamp_seconds", Double(peer.verifiedChainExpiry))
             if let version = result.tlsVersion {
-                registry.set("probe_tls_version_info", 1, labels: [("version", version.label)], help: "Returns the TLS version used or NaN when unknown")
+                registry.set("probe_tls_version_info", 1, labels: [("version", version.label)])
             }
             let leaf = peer.leaf
             registry.set("probe_ssl_last_chain_info", 1, labels: [("fingerprint_sha256", leaf.fingerprintSHA256), ("subject", leaf.subject),
-                                                                 ("issuer", leaf.issuer), ("subjectalternative", leaf.dnsNames)],
-                         help: "Contains SSL leaf certificate information")
+                                                                 ("issuer", leaf.issuer), ("subjectalternative", leaf.dnsNames)])
             if settings.failIfSSL {
                 log.error("Final request was over SSL")
                 success = false
@@ -207,11 +200,10 @@ struct HopChain {
             log.error("Final request was not over SSL")
             success = false
         }
-        registry.set("probe_http_status_code", Double(result.status), help: "Response HTTP status code")
-        registry.set("probe_http_content_length", Double(result.contentLength), help: "Length of http content response")
-        registry.set("probe_http_uncompressed_body_length", bodyRead && result.error == nil ? Double(result.bodyBytes) : 0,
-                     help: "Length of uncompressed response body")
-        registry.set("probe_http_redirects", Double(redirects), help: "The number of redirects")
+        registry.set("probe_http_status_code", Double(result.status))
+        registry.set("probe_http_content_length", Double(result.contentLength))
+        registry.set("probe_http_uncompressed_body_length", bodyRead && result.error == nil ? Double(result.bodyBytes) : 0)
+        registry.set("probe_http_redirects", Double(redirects))
         return success && result.error == nil
     }
 }

@@ -32,16 +32,11 @@ public struct ProbeLog: Sendable {
         return needsQuotes ? JSONString.quoted(text) : text
     }
 
-    /// Now in UTC with milliseconds, as go-kit's `DefaultTimestampUTC`.
+    /// Now in UTC with milliseconds, as go-kit's `DefaultTimestampUTC`: the reports' RFC 3339 time and `.mmm`.
     public static func timestamp() -> String {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        var seconds = now.tv_sec
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func two(_ value: Int32) -> String { String(value).leftPadded(2) }
-        let millis = String(now.tv_nsec / 1_000_000).leftPadded(3)
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(millis)Z"
+        return ReportFormat.timestamp(Int64(now.tv_sec)).dropLast() + "." + String(now.tv_nsec / 1_000_000).leftPadded(3) + "Z"
     }
 }
 

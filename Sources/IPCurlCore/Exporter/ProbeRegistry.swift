@@ -13,13 +13,39 @@ public struct ProbeRegistry: Sendable {
     /// An empty registry.
     public init() {}
 
-    /// Sets the sample of `name` with `labels` to `value` (declaring the family with `help`).
-    public mutating func set(_ name: String, _ value: Double, labels: [(String, String)] = [], help: String) {
+    /// Each probe metric's help text: blackbox_exporter's words for its own metrics (`prober/http.go`, `utils.go`,
+    /// `tls.go`, `handler.go`), and ipcurl's for its additions.
+    static let helpTexts: [String: String] = [
+        "probe_success": "Displays whether or not the probe was a success",
+        "probe_duration_seconds": "Returns how long the probe took to complete in seconds",
+        "probe_dns_lookup_time_seconds": "Returns the time taken for probe dns lookup in seconds",
+        "probe_ip_protocol": "Specifies whether probe ip protocol is IP4 or IP6",
+        "probe_ip_addr_hash": "Specifies the hash of IP address. It's useful to detect if the IP address changes.",
+        "probe_http_duration_seconds": "Duration of http request by phase, summed over all redirects",
+        "probe_http_content_length": "Length of http content response",
+        "probe_http_uncompressed_body_length": "Length of uncompressed response body",
+        "probe_http_redirects": "The number of redirects",
+        "probe_http_ssl": "Indicates if SSL was used for the final redirect",
+        "probe_http_status_code": "Response HTTP status code",
+        "probe_http_version": "Returns the version of HTTP of the probe response",
+        "probe_failed_due_to_regex": "Indicates if probe failed due to regex",
+        "probe_http_last_modified_timestamp_seconds": "Returns the Last-Modified HTTP response header in unixtime",
+        "probe_ssl_earliest_cert_expiry": "Returns last SSL chain expiry in unixtime",
+        "probe_ssl_last_chain_expiry_timestamp_seconds": "Returns last SSL chain expiry in timestamp",
+        "probe_ssl_last_chain_info": "Contains SSL leaf certificate information",
+        "probe_tls_version_info": "Returns the TLS version used or NaN when unknown",
+        "ipcurl_probe_address_success": "Whether the probe of this address of the answer passed (all_ips)",
+        "ipcurl_probe_address_duration_seconds": "How long the probe of this address took (all_ips)",
+        "ipcurl_system_dns_mismatch": "Whether the system resolver's addresses for the target differ from HTTPDNS's (compare_system)",
+    ]
+
+    /// Sets the sample of `name` with `labels` to `value`, the family declared with `help` (``helpTexts``' when `nil`).
+    public mutating func set(_ name: String, _ value: Double, labels: [(String, String)] = [], help: String? = nil) {
         update(name, labels, help) { _ in value }
     }
 
     /// Adds `value` to the sample of `name` with `labels` (0 when new).
-    public mutating func add(_ name: String, _ value: Double, labels: [(String, String)] = [], help: String) {
+    public mutating func add(_ name: String, _ value: Double, labels: [(String, String)] = [], help: String? = nil) {
         update(name, labels, help) { $0 + value }
     }
 
@@ -29,10 +55,10 @@ public struct ProbeRegistry: Sendable {
         return families[name]?.samples.first { Self.same($0.labels, sorted) }?.value
     }
 
-    private mutating func update(_ name: String, _ given: [(String, String)], _ help: String, _ change: (Double) -> Double) {
+    private mutating func update(_ name: String, _ given: [(String, String)], _ help: String?, _ change: (Double) -> Double) {
         // Labels by name, as the exposition writes them.
         let labels = given.sorted { $0.0 < $1.0 }
-        var family = families[name] ?? Family(help: help)
+        var family = families[name] ?? Family(help: help ?? Self.helpTexts[name] ?? name)
         if let index = family.samples.firstIndex(where: { Self.same($0.labels, labels) }) {
             family.samples[index].value = change(family.samples[index].value)
         } else {

@@ -1,3 +1,5 @@
+import HTTPDNS
+
 /// exporter-toolkit's web configuration (`--web.config.file`), as blackbox_exporter reads it: TLS for the server
 /// (`tls_server_config`: `cert_file`, `key_file`, `client_auth_type`, `client_ca_file`) and `basic_auth_users`
 /// (user → bcrypt hash). The files are read here; keys exporter-toolkit knows that ipcurl does not implement
@@ -25,7 +27,9 @@ public struct WebConfig: Sendable {
             TargetsFileError(path: path, line: node?.line ?? 1, column: node?.column ?? 1, message: message)
         }
         let root: YAMLNode?
-        do { root = try YAMLDocument.parse(bytes) } catch { throw fail(nil, error.message) }
+        do { root = try YAMLDocument.parse(bytes) } catch {
+            throw TargetsFileError(path: path, line: error.line, column: error.column, message: error.message)
+        }
         var config = WebConfig()
         guard let root else { return config }
         guard case .mapping(let entries) = root.content else { throw fail(root, "expected a mapping, not \(root.kindDescription)") }
@@ -36,7 +40,7 @@ public struct WebConfig: Sendable {
                 var values: [String: (String, YAMLNode)] = [:]
                 for field in fields {
                     if unsupported.contains(field.key) {
-                        config.warnings.append("\(path):\(field.keyNode.line):\(field.keyNode.column): tls_server_config.\(field.key) is not supported by ipcurl exporter; ignored")
+                        config.warn(path, field.keyNode, "tls_server_config.\(field.key) is not supported by ipcurl exporter; ignored")
                         continue
                     }
                     guard ["cert_file", "key_file", "client_auth_type", "client_ca_file"].contains(field.key) else {
@@ -68,11 +72,16 @@ public struct WebConfig: Sendable {
                     config.basicAuthUsers[user.key] = hash
                 }
             case "http_server_config":
-                config.warnings.append("\(path):\(entry.keyNode.line):\(entry.keyNode.column): http_server_config is not supported by ipcurl exporter; ignored")
+                config.warn(path, entry.keyNode, "http_server_config is not supported by ipcurl exporter; ignored")
             default:
                 throw fail(entry.keyNode, "unknown key \"\(entry.key)\" (expected tls_server_config, basic_auth_users or http_server_config)")
             }
         }
         return config
+    }
+
+    /// A warning at `node`, one line escaped for a terminal, as the module configuration's warnings.
+    private mutating func warn(_ path: String, _ node: YAMLNode, _ message: String) {
+        warnings.append(Printable.escaped("\(path):\(node.line):\(node.column): \(message)"))
     }
 }

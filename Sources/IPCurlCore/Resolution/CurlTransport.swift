@@ -50,13 +50,11 @@ final class CurlTransport: HTTPDNSTransport {
             // A pin to one address is a connect-to entry, so the connection is matched by address too: a vendor's
             // servers share one TLS name at several addresses, and a boot server's connection must not carry a
             // query meant for a service address. A pin to several addresses lets libcurl try each.
-            for pin in request.pins {
-                if pin.addresses.count == 1 {
-                    try handle.set(connectTo: ["\(pin.host):\(pin.port):\(pin.addresses[0].resolveEntryForm):\(pin.port)"])
-                } else {
-                    try handle.set(resolveEntries: [pin.description])
-                }
+            let (single, several) = (request.pins.filter { $0.addresses.count == 1 }, request.pins.filter { $0.addresses.count > 1 })
+            if !single.isEmpty {
+                try handle.set(connectTo: single.map { "\($0.host):\($0.port):\($0.addresses[0].resolveEntryForm):\($0.port)" })
             }
+            if !several.isEmpty { try handle.set(resolveEntries: several.map(\.description)) }
             if !request.headers.isEmpty { try handle.set(headers: request.headers) }
             handle.onBody = { [unowned exchange] chunk in
                 guard exchange.body.count + chunk.count <= exchange.limit else {

@@ -74,8 +74,7 @@ extension AliyunV2 {
             for (key, portKey, family) in [("service_ip", "service_ip_port", IPAddress.Family.v4),
                                            ("service_ipv6", "service_ipv6_port", .v6)] {
                 let ports = try Self.ports(object[portKey], portKey)
-                for (index, value) in try Self.strings(object[key], key).enumerated() {
-                    let address = try AnswerFields.address(value, family: family).get()
+                for (index, address) in try AnswerFields.addresses(object, key, family: family).get().enumerated() {
                     guard address.isUsable() else { throw FieldError("\(address) in \"\(key)\" is not a usable address") }
                     let next = Address(address: address, port: index < ports.count ? ports[index] : defaultPort)
                     if !addresses.contains(next) { addresses.append(next) }
@@ -100,17 +99,6 @@ extension AliyunV2 {
             if seconds < 60 { return "\(seconds) s" }
             if seconds < 3600 { return "\(seconds / 60) min" }
             return "\(seconds / 3600) h \(seconds % 3600 / 60) min"
-        }
-
-        private static func strings(_ value: JSONValue?, _ key: String) throws(FieldError) -> [String] {
-            guard let value, value != .null else { return [] }
-            guard case .array(let items) = value else { throw FieldError("\"\(key)\" is \(AliyunV2.article(value)), not an array") }
-            var strings: [String] = []
-            for item in items {
-                guard case .string(let text) = item else { throw FieldError("\"\(key)\" holds \(AliyunV2.article(item)), not an address") }
-                strings.append(text)
-            }
-            return strings
         }
 
         private static func ports(_ value: JSONValue?, _ key: String) throws(FieldError) -> [Int] {
