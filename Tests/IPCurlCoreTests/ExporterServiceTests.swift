@@ -107,4 +107,21 @@ import Testing
         #expect(ProbeLog.value("k=v") == "\"k=v\"")
         #expect(ProbeLog.value("") == "\"\"")
     }
+
+    @Test func headerRulesFollowBlackbox() {
+        var headers = ResponseHeaders()
+        for line in ["HTTP/2 200\r\n", "server: nginx/1.22\r\n", "x-a: one\r\n", "x-a: two\r\n", "\r\n"] { headers.receive(line) }
+        func passes(_ matching: [BlackboxHTTPSettings.HeaderRule], _ notMatching: [BlackboxHTTPSettings.HeaderRule]) -> Bool {
+            var settings = BlackboxHTTPSettings()
+            (settings.failIfHeaderMatches, settings.failIfHeaderNotMatches) = (matching, notMatching)
+            var log = ProbeLog(module: "m", target: "t")
+            return RegexRules.headersPass(headers, settings, log: &log)
+        }
+        #expect(!passes([.init(header: "Server", regexp: "nginx/1\\.2")], []))
+        #expect(passes([.init(header: "Server", regexp: "apache")], []))
+        #expect(passes([], [.init(header: "X-A", regexp: "^two$")]), "any value of a repeated header may match")
+        #expect(!passes([], [.init(header: "X-A", regexp: "^three$")]))
+        #expect(!passes([], [.init(header: "X-Missing", regexp: ".")]))
+        #expect(passes([], [.init(header: "X-Missing", regexp: ".", allowMissing: true)]))
+    }
 }

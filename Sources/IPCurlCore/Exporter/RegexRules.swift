@@ -5,29 +5,22 @@ import HTTPDNS
 /// `Regexp.MatchString`.
 /// - SeeAlso: blackbox_exporter `prober/http.go` (`matchRegularExpressions`, `matchRegularExpressionsOnHeaders`).
 enum RegexRules {
-    /// Whether the headers pass every header rule (a missing header fails unless `allow_missing`).
+    /// Whether the headers pass every header rule (a missing header fails unless `allow_missing`); each pattern is
+    /// compiled once, whatever number of values its header has.
     static func headersPass(_ headers: ResponseHeaders, _ settings: BlackboxHTTPSettings, log: inout ProbeLog) -> Bool {
-        for rule in settings.failIfHeaderMatches {
-            let values = values(of: rule.header, in: headers)
+        let rules = settings.failIfHeaderMatches.map { ($0, true) } + settings.failIfHeaderNotMatches.map { ($0, false) }
+        for (rule, failsOnMatch) in rules {
+            let values = headers.fields.filter { $0.name.lowercased() == rule.header.lowercased() }.map(\.value)
             if values.isEmpty {
                 if rule.allowMissing { continue }
                 log.error("Missing required header", ("header", rule.header))
                 return false
             }
-            if values.contains(where: { matches(rule.regexp, $0) }) {
-                log.error("Header matched regular expression", ("header", rule.header), ("regexp", rule.regexp))
-                return false
-            }
-        }
-        for rule in settings.failIfHeaderNotMatches {
-            let values = values(of: rule.header, in: headers)
-            if values.isEmpty {
-                if rule.allowMissing { continue }
-                log.error("Missing required header", ("header", rule.header))
-                return false
-            }
-            if !values.contains(where: { matches(rule.regexp, $0) }) {
-                log.error("Header did not match regular expression", ("header", rule.header), ("regexp", rule.regexp))
+            let pattern = try? ExporterRegex.compile(rule.regexp)
+            let matched = values.contains { value in (pattern.flatMap { try? $0.firstMatch(in: value) }) != nil }
+            if matched == failsOnMatch {
+                log.error(failsOnMatch ? "Header matched regular expression" : "Header did not match regular expression",
+                          ("header", rule.header), ("regexp", rule.regexp))
                 return false
             }
         }
@@ -52,10 +45,6 @@ enum RegexRules {
         guard let failed = outcome else { return true }
         log.error(failed.matched ? "Body matched regular expression" : "Body did not match regular expression", ("regexp", failed.pattern))
         return false
-    }
-
-    private static func values(of name: String, in headers: ResponseHeaders) -> [String] {
-        headers.fields.filter { $0.name.lowercased() == name.lowercased() }.map(\.value)
     }
 
     private static func matches(_ pattern: String, _ text: String) -> Bool {
