@@ -26,10 +26,12 @@ import Testing
 
         deinit { try? FileManager.default.removeItem(atPath: root) }
 
-        /// Dates the bundle back a minute, then changes the directory now: the directory is the newer.
+        /// Dates the bundle back a minute, then dates the directory two seconds ahead: the directory is the newer. The
+        /// bundle's status-change time is the kernel's fine-grained now, which can be past `time(nil)`'s coarse
+        /// second by a clock tick across a second boundary, so one second ahead is not always later.
         func changeDirectoryAfterBundle() throws {
             try Self.setTime(bundle, time(nil) - 60)
-            try Self.setTime(directory, time(nil) + 1)
+            try Self.setTime(directory, time(nil) + 2)
         }
 
         /// Dates the directory back a minute; the bundle's status-change time is now (`utimensat` sets it).
