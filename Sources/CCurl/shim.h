@@ -30,6 +30,8 @@ static inline CURLcode ccurl_easy_getinfo_int64(CURL *h, CURLINFO i, int64_t *v)
 static inline CURLcode ccurl_easy_getinfo_double(CURL *h, CURLINFO i, double *v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLcode ccurl_easy_getinfo_string(CURL *h, CURLINFO i, const char **v) { return curl_easy_getinfo(h, i, v); }
 
+static inline CURLcode ccurl_easy_getinfo_slist(CURL *h, CURLINFO i, struct curl_slist **v) { return curl_easy_getinfo(h, i, v); }
+
 static inline CURLcode ccurl_easy_getinfo_certinfo(CURL *h, struct curl_certinfo **v) { return curl_easy_getinfo(h, CURLINFO_CERTINFO, v); }
 
 // The TLS version of the transfer's live connection (OpenSSL's `SSL_get_version`: "TLSv1.3"), or NULL when there

@@ -32,4 +32,12 @@ static inline int csystem_rename_noreplace(const char *from, const char *to) {
 #endif
 }
 
+// setxattr(2), declared here: <sys/xattr.h> under _GNU_SOURCE clashes with Glibc's Swift module.
+extern int setxattr(const char *path, const char *name, const void *value, size_t size, int flags);
+
+// Sets the extended attribute `name` of `path` (following a symlink) to the `length` bytes at `value`.
+static inline int csystem_set_attribute(const char *path, const char *name, const char *value, size_t length) {
+    return setxattr(path, name, value, length, 0);
+}
+
 #endif

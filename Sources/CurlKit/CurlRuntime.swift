@@ -35,6 +35,26 @@ public enum CurlRuntime {
         (ccurl_version_info().pointee.features & CURL_VERSION_HTTP2) != 0
     }
 
+    /// The features of the linked libcurl that HTTP(S) transfers can use, named and ordered as `curl -V` names
+    /// them (`alt-svc AsynchDNS brotli ... zstd`); SASL for mail protocols and HTTP/3 (which ipcurl does not
+    /// offer) are left out.
+    public static var featureNames: [String] {
+        let bits = Int(ccurl_version_info().pointee.features)
+        let table: [(String, Int32)] = [
+            ("alt-svc", CURL_VERSION_ALTSVC), ("AsynchDNS", CURL_VERSION_ASYNCHDNS), ("brotli", CURL_VERSION_BROTLI),
+            ("CharConv", CURL_VERSION_CONV), ("Debug", CURL_VERSION_DEBUG), ("GSS-API", CURL_VERSION_GSSAPI),
+            ("HSTS", CURL_VERSION_HSTS), ("HTTP2", CURL_VERSION_HTTP2), ("HTTPS-proxy", CURL_VERSION_HTTPS_PROXY),
+            ("IDN", CURL_VERSION_IDN), ("IPv6", CURL_VERSION_IPV6), ("Kerberos", CURL_VERSION_KERBEROS5),
+            ("Largefile", CURL_VERSION_LARGEFILE), ("libz", CURL_VERSION_LIBZ), ("MultiSSL", CURL_VERSION_MULTI_SSL),
+            ("NTLM", CURL_VERSION_NTLM), ("NTLM_WB", CURL_VERSION_NTLM_WB), ("PSL", CURL_VERSION_PSL),
+            ("SPNEGO", CURL_VERSION_SPNEGO), ("SSL", CURL_VERSION_SSL), ("SSPI", CURL_VERSION_SSPI),
+            ("threadsafe", CURL_VERSION_THREADSAFE), ("TLS-SRP", CURL_VERSION_TLSAUTH_SRP),
+            ("TrackMemory", CURL_VERSION_CURLDEBUG), ("Unicode", CURL_VERSION_UNICODE),
+            ("UnixSockets", CURL_VERSION_UNIX_SOCKETS), ("zstd", CURL_VERSION_ZSTD),
+        ]
+        return table.compactMap { name, bit in bits & Int(bit) != 0 ? name : nil }
+    }
+
     /// Fails with exit 4 when the linked libcurl is older than `minimum` (e.g. `0x074200` for 7.66.0).
     public static func require(_ minimum: UInt32, for feature: String) throws(CurlError) {
         guard versionNumber >= minimum else {

@@ -13,6 +13,8 @@ public enum HTTPVersion: Sendable, Equatable {
     case http2TLS
     /// HTTP/3.
     case http3
+    /// HTTP/2 without HTTP/1.1 first, also in clear (`--http2-prior-knowledge`).
+    case http2PriorKnowledge
 
     var curlValue: Int {
         switch self {
@@ -21,6 +23,7 @@ public enum HTTPVersion: Sendable, Equatable {
         case .http2: Int(CURL_HTTP_VERSION_2_0)
         case .http2TLS: Int(CURL_HTTP_VERSION_2TLS)
         case .http3: Int(CURL_HTTP_VERSION_3)
+        case .http2PriorKnowledge: Int(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE)
         }
     }
 
@@ -112,8 +115,28 @@ extension EasyHandle {
     public var osErrno: Int { info(long: CURLINFO_OS_ERRNO) }
     /// A `Retry-After` header's wait in seconds, 0 without one. - SeeAlso: `CURLINFO_RETRY_AFTER`.
     public var retryAfterSeconds: Int64 { info(offset: CURLINFO_RETRY_AFTER) }
+    /// The document's time (`Last-Modified`) in seconds since 1970, when ``TransferTuning/asksFileTime`` asked for
+    /// it and the server told it. - SeeAlso: `CURLINFO_FILETIME_T`.
+    public var fileTime: Int64? {
+        var value: Int64 = -1
+        return ccurl_easy_getinfo_int64(raw, CURLINFO_FILETIME_T, &value) == CURLE_OK && value >= 0 ? value : nil
+    }
     /// The response's HTTP version; `nil` before any response. - SeeAlso: `CURLINFO_HTTP_VERSION`.
     public var responseHTTPVersion: HTTPVersion? { HTTPVersion(curlValue: info(long: CURLINFO_HTTP_VERSION)) }
+
+    /// The OpenSSL engines libcurl can use (`--engine list`). - SeeAlso: `CURLINFO_SSL_ENGINES`.
+    public var sslEngines: [String] {
+        var list: UnsafeMutablePointer<curl_slist>?
+        guard ccurl_easy_getinfo_slist(raw, CURLINFO_SSL_ENGINES, &list) == CURLE_OK else { return [] }
+        defer { curl_slist_free_all(list) }
+        var names: [String] = []
+        var item = list
+        while let node = item {
+            if let data = node.pointee.data { names.append(String(cString: data)) }
+            item = node.pointee.next
+        }
+        return names
+    }
 
     /// The `CURLOPT_RESOLVE` entries last set, for logging and tests. - SeeAlso: `CURLOPT_RESOLVE`.
     public var resolveEntries: [String] { listStrings(CURLOPT_RESOLVE) }

@@ -63,6 +63,10 @@ extension EasyHandle {
     /// - SeeAlso: `CURLOPT_PINNEDPUBLICKEY`, curl's `--pinnedpubkey`.
     public func set(pinnedPublicKey: String) throws(CurlError) { try set(CURLOPT_PINNEDPUBLICKEY, pinnedPublicKey) }
 
+    /// TLS-SRP's password (`--tlspassword`). A credential: never logged.
+    /// - SeeAlso: `CURLOPT_TLSAUTH_PASSWORD`.
+    public func set(tlsAuthPassword: String) throws(CurlError) { try set(CURLOPT_TLSAUTH_PASSWORD, tlsAuthPassword) }
+
     /// OpenSSL cipher list for TLS 1.2 and below.
     /// - SeeAlso: `CURLOPT_SSL_CIPHER_LIST`, curl's `--ciphers`.
     public func set(cipherList: String) throws(CurlError) { try set(CURLOPT_SSL_CIPHER_LIST, cipherList) }

@@ -20,6 +20,11 @@ public struct TransportOptions: Sendable, Equatable {
     public var connectTimeoutMS: Int?
     /// `--max-time` in milliseconds.
     public var timeoutMS: Int?
+    /// `--doh-insecure`: the HTTPDNS queries alone skip verification (``applyToQuery(_:)``). Only ever set
+    /// explicitly by the user.
+    public var queriesInsecure = false
+    /// `--doh-cert-status`: the HTTPDNS queries require a good stapled OCSP response.
+    public var queriesVerifyStatus = false
 
     /// Verification on, no timeouts, system CA store.
     public init(caFile: String? = nil, insecure: Bool = false, connectTimeoutMS: Int? = nil, timeoutMS: Int? = nil) {
@@ -27,6 +32,19 @@ public struct TransportOptions: Sendable, Equatable {
         self.insecure = insecure
         self.connectTimeoutMS = connectTimeoutMS
         self.timeoutMS = timeoutMS
+    }
+
+    /// Applies these settings to `handle`, an HTTPDNS query's: ``apply(to:)`` with `--doh-insecure` and
+    /// `--doh-cert-status`.
+    /// - SeeAlso: curl's `--doh-insecure`, `--doh-cert-status` (`CURLOPT_DOH_SSL_VERIFYPEER`, `CURLOPT_DOH_SSL_VERIFYSTATUS`
+    ///   for libcurl's own DoH).
+    public func applyToQuery(_ handle: EasyHandle) throws(CurlError) {
+        try apply(to: handle)
+        if queriesInsecure {
+            try handle.set(CURLOPT_SSL_VERIFYPEER, 0)
+            try handle.set(CURLOPT_SSL_VERIFYHOST, 0)
+        }
+        if queriesVerifyStatus { try handle.set(verifiesCertificateStatus: true) }
     }
 
     /// Applies these settings to `handle`.

@@ -2,6 +2,12 @@
 public enum DNSRecordType: UInt16, Sendable, CustomStringConvertible {
     case a = 1, cname = 5, soa = 6, aaaa = 28
 
+    /// What an answer without addresses of `types` is called: `no A records`, `no AAAA records`, `no A or AAAA
+    /// records`.
+    public static func noRecords(of types: [DNSRecordType]) -> String {
+        "no " + types.filter { $0 == .a || $0 == .aaaa }.map(\.description).joined(separator: " or ") + " records"
+    }
+
     /// The mnemonic, e.g. `AAAA`.
     public var description: String {
         switch self {

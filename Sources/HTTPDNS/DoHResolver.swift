@@ -55,7 +55,7 @@ public struct DoHResolver: Resolver {
                     return .serverFailed(error.description)
                 }
             }
-            guard let ttl else { return .noRecords(negatives.first ?? "no A or AAAA records") }
+            guard let ttl else { return .noRecords(negatives.first ?? DNSRecordType.noRecords(of: types)) }
             return .answer(ParsedAnswer(host: host, addresses: addresses, ttl: ttl))
         }
         return reply.value.answer(source: .provider(.doh, server: reply.server), trail: reply.trail)

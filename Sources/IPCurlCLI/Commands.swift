@@ -58,7 +58,9 @@ public enum Commands {
             return error
         }
         if command.version {
-            DescriptorWriter.standardOutput.write("ipcurl \(IPCurlVersion.number) (\(CurlRuntime.versionLine))\n")
+            // As curl -V: the versions, then what ipcurl speaks and which of libcurl's features it can use.
+            DescriptorWriter.standardOutput.write("ipcurl \(IPCurlVersion.number) (\(CurlRuntime.versionLine))\n"
+                                                  + "Protocols: http https\nFeatures: \(CurlRuntime.featureNames.joined(separator: " "))\n")
             return .success
         }
         if let word = command.help { return help(word, Command.self) }
@@ -113,11 +115,9 @@ public enum Commands {
         return help(words.dropFirst().first ?? "", subcommand)
     }
 
-    /// Prints `subcommand`'s help for `word` (empty, a category, `category`, `exit` or `all`).
+    /// Prints `subcommand`'s help for `word` (empty, a category, `category`, `exit` or `all`; else the categories).
     private static func help(_ word: String, _ subcommand: any Subcommand.Type) -> Completion {
-        guard var text = subcommand.helpText(word) else {
-            return .refused(.usage("help: no category \(Printable.quoted(String(word.prefix(40)))) (see 'ipcurl --help category')"))
-        }
+        var text = subcommand.helpText(word)
         if word.isEmpty, subcommand.name == Subcommands.defaultName { text += summary }
         DescriptorWriter.standardOutput.write(text)  // as curl's --help, a reader that stopped early is no error
         return .success

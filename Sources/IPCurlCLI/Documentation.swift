@@ -14,7 +14,12 @@ public enum Documentation {
     public static var targetsFileRefusals: [(key: String, reason: String)] { CheckTargetsFile.refusedKeys }
 
     /// `ipcurl.1`.
-    public static func manPage() -> String {
+    public static func manPage() -> String { page.render() }
+
+    /// The manual as plain text, what `ipcurl --manual` prints.
+    public static func manualText() -> String { page.renderText() }
+
+    private static var page: ManPage {
         ManPage(program: "ipcurl", tagline: "HTTPS IP-direct client: resolve through HTTPDNS or DoH, connect to the IP, keep SNI, Host and verification on the name",
                 description: [
                     "ipcurl transfers URLs as curl does, with curl's options and exit codes, but resolves each URL's host through HTTPDNS (Alibaba Cloud, Tencent DNSPod), DNS-over-HTTPS or a resolver command instead of the system resolver, and hands libcurl the answer as CURLOPT_RESOLVE entries: SNI, the Host header and certificate verification stay on the name.",
@@ -38,7 +43,7 @@ public enum Documentation {
                         ("$IPCURL_CACHE_DIR, $XDG_CACHE_HOME/ipcurl, ~/.cache/ipcurl", "The HTTPDNS answer cache (ipcurl cache list|clear)."),
                     ]),
                     ("See also", [("", "curl(1)")]),
-                ]).render()
+                ])
     }
 
     /// The completion scripts: bash, zsh and fish.

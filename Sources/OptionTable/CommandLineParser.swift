@@ -84,8 +84,8 @@ public struct CommandLineParser<Config> {
                 } else if let attached {
                     throw OptionError("option \(spelling): does not take a value (\"=\(attached.prefix(40))\")")
                 } else if case .optionalWord(let words) = rows[row].argument, index < arguments.count,
-                          words.contains(arguments[index]) {
-                    value = arguments[index]
+                          let word = ArgumentKind.word(arguments[index], of: words) {
+                    value = word
                     index += 1
                 }
                 try apply(row, OptionArgument(text: value, isOn: isOn, spelling: spelling), to: &config)
@@ -98,10 +98,12 @@ public struct CommandLineParser<Config> {
                     if let secret { secrets.append((secret, String(rest), position, argument.utf8.count - rest.utf8.count)) }
                     return String(rest)
                 }
-                guard index < arguments.count, words?.contains(arguments[index]) ?? true else { return nil }
-                if let secret { secrets.append((secret, arguments[index], index, 0)) }
+                guard index < arguments.count else { return nil }
+                let given = words.map { ArgumentKind.word(arguments[index], of: $0) } ?? arguments[index]
+                guard let given else { return nil }
+                if let secret { secrets.append((secret, given, index, 0)) }
                 index += 1
-                return arguments[index - 1]
+                return given
             }
             for (secret, value, at, offset) in secrets { noteSecret(secret, of: value, at: at, offset: offset) }
         }
@@ -195,8 +197,9 @@ public struct CommandLineParser<Config> {
         if rows[row].argument.takesValue {
             guard let given = entry.value else { throw OptionError("option \(spelling): requires parameter") }
             value = given
-        } else if case .optionalWord(let words) = rows[row].argument, let given = entry.value, words.contains(given) {
-            value = given
+        } else if case .optionalWord(let words) = rows[row].argument, let given = entry.value,
+                  let word = ArgumentKind.word(given, of: words) {
+            value = word
         }
         try apply(row, OptionArgument(text: value, isOn: isOn, spelling: spelling), to: &config)
     }
@@ -208,8 +211,8 @@ extension CommandLineParser {
     private mutating func applyConfigGroup(_ entry: ConfigFile.Entry, into config: inout Config) throws {
         try applyShortGroup(entry.name.dropFirst(), into: &config) { rest, _, words in
             if let rest { return String(rest) }
-            guard let given = entry.value, words?.contains(given) ?? true else { return nil }
-            return given
+            guard let given = entry.value else { return nil }
+            return words.map { ArgumentKind.word(given, of: $0) } ?? given
         }
     }
 

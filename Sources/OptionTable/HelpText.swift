@@ -17,10 +17,10 @@ public struct HelpText<Config> {
     /// The categories in the order their first option appears.
     public var categories: [OptionCategory] { OptionCategory.inOrder(rows.lazy.map { $0.category }) }
 
-    /// What `--help WORD` prints: the important options (empty word), `all`, `category`, or one category;
-    /// `nil` for a word that names none.
-    public func render(_ word: String) -> String? {
-        switch word {
+    /// What `--help WORD` prints: the important options (empty word), `all`, `category`, one category (in any
+    /// letter case), or for a word that names none the list of categories.
+    public func render(_ word: String) -> String {
+        switch word.lowercased() {
         case "":
             let important = rows.filter(\.important)
             return "Usage: \(usage)\n" + table(important.isEmpty ? rows : important)
@@ -30,13 +30,19 @@ public struct HelpText<Config> {
         case "all":
             return "Usage: \(usage)\n" + table(rows)
         case "category":
-            let width = (categories.map(\.name.count).max() ?? 0) + 2
-            let lines = categories.map { " " + $0.name.padding(to: width) + $0.summary + "\n" }
-            return "Usage: \(helpCommand) [category]\nCategories:\n" + lines.joined()
+            return "Usage: \(helpCommand) [category]\nCategories:\n" + categoryList
         default:
-            guard let category = categories.first(where: { $0.name == word }) else { return nil }
+            guard let category = categories.first(where: { $0.name == word.lowercased() }) else {
+                // As curl's: a word that names no category lists them all.
+                return "Usage: \(usage)\nInvalid category provided, here is a list of all categories:\n\n" + categoryList
+            }
             return "\(category.summary)\n" + table(rows.filter { $0.category == category })
         }
+    }
+
+    private var categoryList: String {
+        let width = (categories.map(\.name.count).max() ?? 0) + 2
+        return categories.map { " " + $0.name.padding(to: width) + $0.summary + "\n" }.joined()
     }
 
     private func table(_ rows: [OptionRow<Config>]) -> String {

@@ -47,6 +47,33 @@ public struct ManPage {
         return out
     }
 
+    /// The same page as plain text, sections and option entries indented as `man` shows them, for a terminal
+    /// without `man` (curl's `--manual`).
+    public func renderText() -> String {
+        let indent = "       "
+        var out = "NAME\n\(indent)\(program) - \(tagline)\n\nSYNOPSIS\n"
+        for command in subcommands { out += indent + command.usage + "\n" }
+        out += "\nDESCRIPTION\n" + description.map { indent + $0 + "\n\n" }.joined()
+        for command in subcommands {
+            out += (command.name.isEmpty ? "" : command.name.uppercased() + " ") + "OPTIONS\n\(indent)\(command.summary)\n\n"
+            for category in command.categories {
+                out += "   \(category.summary)\n"
+                for option in command.options where option.category == category {
+                    var names = (option.short.map { "-\($0), " } ?? "") + "--" + option.long
+                    if option.argument.takesValue { names += " <\(option.valueName.isEmpty ? "value" : option.valueName)>" }
+                    out += indent + names + "\n" + indent + "       " + option.help + "\n"
+                }
+                out += "\n"
+            }
+        }
+        for extra in extraSections {
+            out += extra.title.uppercased() + "\n"
+            for (term, text) in extra.entries { out += term.isEmpty ? indent + text + "\n" : indent + term + "\n" + indent + "       " + text + "\n" }
+            out += "\n"
+        }
+        return out
+    }
+
     private static func entry(_ option: OptionSummary) -> String {
         var names = option.short.map { "\\fB\\-\($0)\\fR, " } ?? ""
         names += "\\fB\\-\\-\(escaped(option.long))\\fR"

@@ -13,8 +13,17 @@ public enum ArgumentKind: Sendable, Equatable {
     case number
     /// A decimal number of seconds (`-m 2.5`).
     case seconds
-    /// A word from a fixed set that may follow the option, or nothing (`--help all`).
+    /// A word that may follow the option (`--help all`), as curl's `--help` takes the next argument: a word of the
+    /// set in any letter case, or any other argument that is not an option (the command says it names nothing).
     case optionalWord([String])
+
+    /// What an ``optionalWord(_:)`` option takes from `candidate`: the listed word it spells in any letter case,
+    /// `candidate` itself when it is no option, else `nil` (the option stands alone).
+    public static func word(_ candidate: String, of words: [String]) -> String? {
+        let lower = candidate.lowercased()
+        if let known = words.first(where: { $0 == lower }) { return known }
+        return candidate.hasPrefix("-") || candidate.isEmpty ? nil : candidate
+    }
 
     /// Whether the option always consumes a value.
     public var takesValue: Bool {

@@ -122,10 +122,14 @@ private func failure(_ arguments: [String], files: [String: String] = [:]) -> St
         #expect(failure(["--silent=yes"]).contains("does not take a value"))
     }
 
-    @Test func helpTakesAnOptionalKnownWord() throws {
+    @Test func helpTakesTheNextArgumentUnlessItIsAnOption() throws {
         #expect(try parse(["--help", "all"]).help == "all")
+        #expect(try parse(["--help", "ALL"]).help == "all", "a known word in any letter case")
+        // As curl's --help: the next argument is the category, whatever it says (one naming none lists them all).
         let line = try parse(["-h", "https://a.test/"])
-        #expect(line.help == "" && line.urls == ["https://a.test/"])
+        #expect(line.help == "https://a.test/" && line.urls.isEmpty)
+        let option = try parse(["-h", "-s"])
+        #expect(option.help == "" && option.silent)
     }
 
     @Test func secretValuesArePlacedForBlanking() throws {

@@ -35,7 +35,7 @@ public struct DoHJSONResolver: Resolver {
                 case .serverFailed(let reason, let phase): return .serverFailed(reason, phase: phase)
                 }
             }
-            guard let ttl else { return .noRecords("no A or AAAA records") }
+            guard let ttl else { return .noRecords(DNSRecordType.noRecords(of: types)) }
             return .answer(ParsedAnswer(host: host, addresses: addresses, ttl: ttl))
         }
         return reply.value.answer(source: .provider(.dohJSON, server: reply.server), trail: reply.trail)

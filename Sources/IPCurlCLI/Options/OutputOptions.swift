@@ -18,6 +18,7 @@ struct OutputOptions: Sendable {
     var outputDirectory: String?
     var remoteHeaderName = false
     var resume: FetchRequest.ResumePoint?
+    var remoteTime = false, clobber = true, extendedAttributes = false
 
     static let output = OptionCategory("output", "Where the response goes and what is shown")
 
@@ -35,6 +36,16 @@ struct OutputOptions: Sendable {
         OptionRow("remote-header-name", "J", .boolean, "", output,
                   "With -O, name the file as the response's Content-Disposition says (never replacing a file)") {
             $0.remoteHeaderName = $1.isOn
+        },
+        OptionRow("remote-time", "R", .boolean, "", output, "Give the -o file the time the server says the document has") {
+            $0.remoteTime = $1.isOn
+        },
+        OptionRow("clobber", nil, .boolean, "", output,
+                  "Replace existing -o files (the default); --no-clobber writes NAME.1 ... NAME.99 instead") { $0.clobber = $1.isOn },
+        OptionRow("remove-on-error", nil, .boolean, "", output,
+                  "Leave no partial -o file on an error: ipcurl never does, so this is accepted for curl scripts") { _, _ in },
+        OptionRow("xattr", nil, .boolean, "", output, "Store the URL and the content type in the -o file's extended attributes") {
+            $0.extendedAttributes = $1.isOn
         },
         OptionRow("include", "i", .boolean, "", output, "Include response headers in the output", important: true) {
             $0.include = $1.isOn
@@ -93,10 +104,19 @@ struct OutputOptions: Sendable {
     /// Fills the output part of `request`.
     func apply(to request: inout FetchRequest) throws(CurlError) {
         guard !(fail && failWithBody) else { throw CurlError.usage("--fail and --fail-with-body cannot be used together") }
+        // As curl: -J names the file from headers the output would then also hold, or resume into.
+        if remoteHeaderName, include || head { throw CurlError.usage("showing headers and --remote-header-name cannot be combined") }
+        if remoteHeaderName, resume == .automatic {
+            throw CurlError.usage("--continue-at - and --remote-header-name cannot be combined")
+        }
         guard !(head && request.payload != .none) else {
             throw CurlError.usage("You can only select one HTTP request method! You asked for both HEAD (-I) and a body.")
         }
         request.createDirectories = createDirs
+        request.remoteTime = remoteTime
+        request.template.tuning.asksFileTime = remoteTime || head
+        request.replacesFiles = clobber
+        request.extendedAttributes = extendedAttributes
         request.remoteHeaderName = remoteHeaderName
         request.resume = resume
         request.head = head

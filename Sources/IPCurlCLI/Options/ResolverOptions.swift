@@ -17,6 +17,8 @@ struct ResolverOptions: Sendable {
     var cacert: String?
     var capath: String?
     var insecure = false
+    /// `--doh-insecure`, `--doh-cert-status`: the HTTPDNS queries' own verification.
+    var queriesInsecure = false, queriesVerifyStatus = false
     var connectTimeout: Double?
     var maxTime: Double?
 
@@ -55,6 +57,13 @@ struct ResolverOptions: Sendable {
         OptionRow("insecure", "k", .boolean, "", tlsCategory,
                   "Skip certificate verification, for the request and the DoH query; never implied",
                   important: true, power: .skipsVerification) { $0.insecure = $1.isOn },
+        OptionRow("doh-insecure", nil, .boolean, "", tlsCategory,
+                  "Skip certificate verification for the HTTPDNS and DoH queries only (every provider's); never implied",
+                  power: .skipsVerification) { $0.queriesInsecure = $1.isOn },
+        OptionRow("doh-cert-status", nil, .boolean, "", tlsCategory,
+                  "Require a good stapled OCSP response from the HTTPDNS and DoH servers (every provider's)") {
+            $0.queriesVerifyStatus = $1.isOn
+        },
         OptionRow("connect-timeout", nil, .seconds, "seconds", connectionCategory,
                   "Maximum seconds allowed for each connection (0: no limit)") { $0.connectTimeout = try $1.seconds() },
         OptionRow("max-time", "m", .seconds, "seconds", connectionCategory,
@@ -87,6 +96,7 @@ struct ResolverOptions: Sendable {
         var options = TransportOptions(caFile: cacert, insecure: insecure, connectTimeoutMS: milliseconds(connectTimeout),
                                        timeoutMS: milliseconds(maxTime))
         options.caPath = capath
+        (options.queriesInsecure, options.queriesVerifyStatus) = (queriesInsecure, queriesVerifyStatus)
         options = options.honoringCAEnvironment()
         if let caFile = options.caFile, !LocalFiles.isReadableFile(caFile) {
             throw CurlError.caCertBadFile.with(message: "error setting certificate file: \(caFile)")

@@ -15,6 +15,10 @@ struct TLSOptions: Sendable {
 
     var tls = TargetTLSOptions()
     var passphrase: Passphrase?
+    /// `--engine list`: print the engines and transfer nothing, as curl.
+    var listsEngines = false
+    /// `--tlspassword FILE`.
+    var tlsAuthPasswordFile: String?
 
     static let category = ResolverOptions.tlsCategory
 
@@ -68,12 +72,35 @@ struct TLSOptions: Sendable {
                   "Require a good stapled OCSP response (not asked of the HTTPDNS servers)") {
             $0.tls.verifiesCertificateStatus = $1.isOn
         },
+        OptionRow("curves", nil, .string, "list", category, "Key-exchange groups to offer (X25519:P-256)") { $0.tls.curves = $1.text },
+        OptionRow("crlfile", nil, .file, "file", category, "Refuse peers whose certificate this PEM CRL file revokes (exit 60)",
+                  power: .changesTrust) { $0.tls.crlFile = $1.text },
+        OptionRow("ssl-allow-beast", nil, .boolean, "", category, "Leave OpenSSL's BEAST workaround off, for old servers") {
+            $0.tls.allowsBEAST = $1.isOn
+        },
+        OptionRow("tlsuser", nil, .string, "name", category, "TLS-SRP user name (its password: --tlspassword)") {
+            $0.tls.tlsAuthUser = $1.text
+        },
+        OptionRow("tlspassword", nil, .file, "file", category,
+                  "Read the TLS-SRP password from FILE (else $IPCURL_TLSPASSWORD); never from the command line",
+                  power: .readsSecret) { $0.tlsAuthPasswordFile = $1.text },
+        OptionRow("tlsauthtype", nil, .string, "type", category, "TLS authentication method: SRP (the default with --tlsuser)") {
+            $0.tls.tlsAuthType = $1.text
+        },
+        OptionRow("engine", nil, .string, "name", category, "OpenSSL engine for the client key; \"list\" lists them and exits") {
+            if $1.text == "list" { $0.listsEngines = true } else { $0.tls.engine = $1.text }
+        },
     ]
 
     /// Fills the request's TLS part; the passphrase from `-E`, `--pass FILE` or `$IPCURL_PASS`. A passphrase file
     /// loses one trailing line break and surrounding blanks (``Secret``).
     func apply(to request: inout FetchRequest) throws(CurlError) {
         request.template.tls = tls
+        if let tlsAuthPasswordFile {
+            request.template.tlsAuthPassword = try Secret.load(file: tlsAuthPasswordFile, variable: nil)
+        } else if tls.tlsAuthUser != nil, let value = getenv("IPCURL_TLSPASSWORD"), value.pointee != 0 {
+            request.template.tlsAuthPassword = try Secret.load(file: nil, variable: "IPCURL_TLSPASSWORD")
+        }
         switch passphrase {
         case .inline(let text): request.template.keyPassphrase = Secret(value: text, origin: "-E")
         case .file(let path): request.template.keyPassphrase = try Secret.load(file: path, variable: nil)

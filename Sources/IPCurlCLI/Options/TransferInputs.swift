@@ -28,6 +28,7 @@ extension TransferOptions {
             case .header:
                 inputs.headers = try Self.expandingFiles(headers)
             case .data:
+                if !urlQuery.isEmpty { inputs.urlQuery = try DataArgument.query(urlQuery) }
                 let data = readableData(diagnostics)
                 guard !data.isEmpty else { continue }
                 inputs.json = data.contains { $0.kind == .json }
@@ -51,6 +52,8 @@ struct TransferInputs: Sendable {
     var json = false
     /// The `-d` family's body, or with `-G` the query it appends.
     var body: Body?
+    /// What `--url-query` appends to every URL's query.
+    var urlQuery: String?
     /// `-F` and `--form-string` parts.
     var form: [FormPart]?
 

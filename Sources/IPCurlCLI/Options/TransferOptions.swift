@@ -11,6 +11,8 @@ struct TransferOptions: Sendable {
     /// The `-d`-family values in command-line order (curl joins `-d a --data-binary b -d c` as `a&b&c`).
     var data: [DataArgument] = []
     var get = false
+    /// `--url-query` values in order, as `--data-urlencode` (or, with a leading `+`, raw) arguments.
+    var urlQuery: [DataArgument] = []
     /// `-F` and `--form-string` values in command-line order; `true` marks a literal `--form-string`.
     var form: [(text: String, literal: Bool)] = []
     /// `-T` values in order: the first goes with the first URL, the next with the next (``FetchCommand``); an
@@ -104,6 +106,16 @@ struct TransferOptions: Sendable {
         OptionRow("http2", nil, .none, "", http, "Use HTTP/2 (ALPN on https, Upgrade on http)") { options, _ in
             options.template.httpVersion = .http2
         },
+        OptionRow("http2-prior-knowledge", nil, .none, "", http, "Use HTTP/2 without HTTP/1.1 first, also on http://") { options, _ in
+            options.template.httpVersion = .http2PriorKnowledge
+        },
+        OptionRow("url-query", nil, .string, "data", http,
+                  "Append to every URL's query, URL-encoded as --data-urlencode does; +data is appended as is", repeatable: true) {
+            options, argument in
+            options.urlQuery.append(argument.text.hasPrefix("+") ? DataArgument(.raw, String(argument.text.dropFirst()))
+                                                                 : DataArgument(.urlencode, argument.text))
+            if argument.text.hasSuffix("@-"), !argument.text.hasPrefix("+") { options.noteStandardInput(.data) }
+        },
     ]
 
     /// `-H @FILE` lines: each line of FILE is a header (CR LF or LF ends it; blank lines are skipped), as curl reads them.
@@ -118,6 +130,13 @@ struct TransferOptions: Sendable {
             }
         }
         return lines
+    }
+
+    /// `url` with `query` appended to its query (before a fragment), as `-G` and `--url-query` append.
+    static func url(_ url: String, appending query: String) -> String {
+        let fragment = url.firstIndex(of: "#")
+        let base = fragment.map { String(url[..<$0]) } ?? url
+        return base + (base.contains("?") ? "&" : "?") + query + (fragment.map { String(url[$0...]) } ?? "")
     }
 
     static let twoMethods = CurlError.usage("You can only select one HTTP request method! (-d, -F and -T each choose one)")
@@ -138,11 +157,10 @@ struct TransferOptions: Sendable {
         }
         let kinds = [!data.isEmpty, !form.isEmpty, upload != nil].filter { $0 }.count
         guard kinds <= 1 else { throw Self.twoMethods }
+        if let query = inputs.urlQuery { request.url = Self.url(request.url, appending: query) }
         switch inputs.body {
         case .query(let query)?:
-            let fragment = request.url.firstIndex(of: "#")
-            let base = fragment.map { String(request.url[..<$0]) } ?? request.url
-            request.url = base + (base.contains("?") ? "&" : "?") + query + (fragment.map { String(request.url[$0...]) } ?? "")
+            request.url = Self.url(request.url, appending: query)
         case .data(let segments)?:
             request.payload = .data(segments)
         case nil:

@@ -19,6 +19,11 @@ enum FetchCommand {
             }
             if descriptor >= 0 { dup2(descriptor, 2) }
         }
+        if line.manual { return Commands.printListing(Documentation.manualText()) }
+        if line.operations.contains(where: \.tls.listsEngines) {
+            let engines = (try? EasyHandle())?.sslEngines ?? []
+            return Commands.printListing("Build-time engines:\n" + (engines.isEmpty ? "  <none>\n" : engines.map { "  \($0)\n" }.joined()))
+        }
         let operations = line.operations.map { operation in
             var operation = operation
             operation.output = operation.output.with(globalsFrom: line.globalOutput)
@@ -33,6 +38,7 @@ enum FetchCommand {
         })
         var slots: [URLSlot] = []
         for (number, operation) in operations.enumerated() {
+            for line in operation.ignored.warnings { job.operations[number].diagnostics.warnOnce(line) }
             let given = operation.urls.transfers, uploads = operation.transfer.uploads
             if operation.urls.hasUnusedOutputs || uploads.count > given.count, !given.isEmpty {
                 job.operations[number].diagnostics.warning("Got more output options than URLs")
@@ -64,6 +70,7 @@ enum FetchCommand {
         }
         job.parallel = line.parallel ? line.parallelMax : nil
         job.failEarly = line.failEarly
+        job.startIntervalMS = line.startIntervalMS
         // Every operation's files and stdin are read once, in command-line order, before the first transfer.
         let prepared = operations.indices.map { number in
             PreparedOperation(operations[number], diagnostics: job.operations[number].diagnostics)
@@ -79,18 +86,23 @@ enum FetchCommand {
     private final class PreparedOperation: Sendable {
         let operation: FetchOperation
         let inputs: TransferInputs
+        /// `-z`, `--etag-compare` and `--etag-save` as read.
+        let conditions: ConditionOptions.Resolved
         /// Why the inputs could not be read: every transfer of the operation fails with it.
         let failure: CurlError?
 
         init(_ operation: FetchOperation, diagnostics: Diagnostics) {
             self.operation = operation
+            var conditions = ConditionOptions.Resolved()
             do throws(CurlError) {
+                conditions = try operation.conditions.resolve(diagnostics)
                 inputs = try operation.transfer.readInputs(diagnostics)
                 failure = nil
             } catch {
                 inputs = TransferInputs()
                 failure = error
             }
+            self.conditions = conditions
         }
     }
 
@@ -99,6 +111,10 @@ enum FetchCommand {
         if let failure = prepared.failure { throw failure }
         var request = FetchRequest(url: transfer.url)
         try prepared.operation.transfer.apply(to: &request, inputs: prepared.inputs, upload: transfer.upload)
+        request.template.tuning = prepared.operation.tuning
+        request.template.tuning.timeCondition = prepared.conditions.timeCondition
+        if let line = prepared.conditions.ifNoneMatch { request.template.headers.append(line) }
+        request.etagSavePath = prepared.conditions.etagSave
         request.outputPath = transfer.output.map(prepared.operation.output.placed)
         // As curl: -O names the file after the URL as given, before -T appends the upload's name to it.
         if transfer.remoteName { request.outputPath = prepared.operation.output.placed(try URLList.remoteName(of: transfer.url)) }
@@ -106,7 +122,6 @@ enum FetchCommand {
         prepared.operation.follow.apply(to: &request)
         try prepared.operation.tls.apply(to: &request)
         try prepared.operation.proxy.apply(to: &request)
-        request.template.tuning = prepared.operation.tuning
         return request
     }
 }

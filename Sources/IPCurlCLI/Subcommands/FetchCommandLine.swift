@@ -12,6 +12,9 @@ struct FetchOperation: Sendable {
     var proxy = ProxyOptions()
     var urls = URLList()
     var tuning = TransferTuning()
+    var conditions = ConditionOptions()
+    /// The curl options given that have no effect here, each with why (``IgnoredOptions``).
+    var ignored = IgnoredOptions()
     /// `-g/--globoff`: `[]{}` in this operation's URLs are literal.
     var globoff = false
 }
@@ -32,6 +35,10 @@ struct FetchCommandLine: Subcommand {
     var version = false
     /// `-Z/--parallel`, `--parallel-max`, `--fail-early`: how the transfers of every operation run.
     var parallel = false, parallelMax = FetchBatch.defaultParallelMax, failEarly = false
+    /// `--rate`: the least milliseconds between two transfer starts.
+    var startIntervalMS: Int?
+    /// `-M/--manual`.
+    var manual = false
     /// `--trace`/`--trace-ascii FILE` (the last one wins, as in curl), `--trace-time`, `--stderr FILE`.
     var trace: (path: String, asciiOnly: Bool)?, traceTime = false, stderrPath: String?
 
@@ -65,6 +72,8 @@ struct FetchCommandLine: Subcommand {
         + TLSOptions.rows.map { $0.lifted({ try $1(&$0.current.tls) }) }
         + ProxyOptions.rows.map { $0.lifted({ try $1(&$0.current.proxy) }) }
         + TuningOptions.rows.map { $0.lifted({ try $1(&$0.current.tuning) }) }
+        + ConnectionOptions.rows.map { $0.lifted({ try $1(&$0.current.tuning) }) }
+        + ConditionOptions.rows.map { $0.lifted({ try $1(&$0.current.conditions) }) }
         + [
             OptionRow("next", ":", .none, "", general,
                       "Start a new operation: the options after it apply to the URLs after it") { line, _ in
@@ -86,6 +95,15 @@ struct FetchCommandLine: Subcommand {
             OptionRow("fail-early", nil, .boolean, "", several, "Start no transfer after one has failed; exit with its code") {
                 $0.failEarly = $1.isOn
             },
+            OptionRow("parallel-immediate", nil, .boolean, "", several,
+                      "With -Z, connect at once rather than wait to share a connection: ipcurl's -Z always does") { _, _ in },
+            OptionRow("rate", nil, .string, "N/unit", several,
+                      "Start at most N transfers per s, m, h (the default) or d, one after another (not with -Z)") {
+                $0.startIntervalMS = try rateInterval($1)
+            },
+            OptionRow("progress-bar", "#", .boolean, "", OutputOptions.output,
+                      "Show progress as a bar: ipcurl's meter is always one, so this is accepted for curl scripts") { _, _ in },
+            OptionRow("manual", "M", .boolean, "", general, "Show the manual") { $0.manual = $1.isOn },
             OptionRow("trace", nil, .file, "file", debug,
                       "Dump everything sent and received, in hex and text, to FILE (- for stdout); credentials redacted") {
                 $0.trace = ($1.text, false)
@@ -100,6 +118,24 @@ struct FetchCommandLine: Subcommand {
             OptionRow("disable", "q", .none, "", general,
                       "As the first option: don't read the default config file") { _, _ in },
         ]
+        + IgnoredOptions.rows.map { $0.lifted({ try $1(&$0.current.ignored) }) }
+    }
+
+    /// `--rate N[/unit]` as curl reads it: N at least 1, unit `s`, `m`, `h` (the default) or `d`; the interval
+    /// between starts in milliseconds.
+    static func rateInterval(_ argument: OptionArgument) throws(OptionError) -> Int {
+        let parts = argument.text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        let count = try OptionArgument(text: String(parts[0]), spelling: argument.spelling).integer()
+        guard count >= 1 else { throw argument.problem("is badly used here") }
+        let unit: Int
+        switch parts.count > 1 ? parts[1].first : "h" {
+        case "s": unit = 1000
+        case "m": unit = 60_000
+        case "h": unit = 3_600_000
+        case "d": unit = 86_400_000
+        default: throw argument.problem("unsupported --rate unit")
+        }
+        return unit / count
     }
 
     /// A URL of the current operation.

@@ -35,10 +35,21 @@ struct ResolveCommand: Subcommand {
         OptionRow("verbose", "v", .boolean, "", category, "Show which resolver answered on stderr") { $0.verbose = $1.isOn },
     ] + ResolverOptions.rows.map { $0.lifted({ try $1(&$0.resolver) }) }
 
+    /// The host name inside a URL (`https://a.test/x`) or a `host:port` given where a name belongs, for the hint.
+    static func hostInside(_ text: String) -> String? {
+        if text.contains("://"), let url = try? CurlURL(text, guessScheme: false), HostSpelling.lookupName(url.host) != nil {
+            return url.host
+        }
+        let parts = text.split(separator: ":")
+        guard parts.count == 2, parts[1].allSatisfy(\.isNumber), HostSpelling.lookupName(String(parts[0])) != nil else { return nil }
+        return String(parts[0])
+    }
+
     /// Accepts a host name argument; an IP literal or a malformed name is a usage error.
     mutating func take(_ host: String) throws {
         guard HostSpelling.lookupName(host) != nil else {
-            let why = IPAddress(host) != nil ? " (an IP literal needs no resolving)" : ""
+            var why = IPAddress(host) != nil ? " (an IP literal needs no resolving)" : ""
+            if let name = Self.hostInside(host) { why = " (give the host name alone: 'ipcurl resolve \(name)'; --port sets the port)" }
             throw OptionError("\(Printable.quoted(host)): not a host name\(why)")
         }
         hosts.append(host)

@@ -71,9 +71,9 @@ extension Subcommand {
         SubcommandSummary(name: name, usage: usage, summary: summary, rows: rows)
     }
 
-    /// Help text for `word` (empty, a category, `category`, `exit` or `all`); `nil` for a word that names none.
-    static func helpText(_ word: String) -> String? {
-        if word == "exit" { return ExitCodes.helpText() }
+    /// Help text for `word` (empty, a category, `category`, `exit` or `all`; any other word lists the categories).
+    static func helpText(_ word: String) -> String {
+        if word.lowercased() == "exit" { return ExitCodes.helpText() }
         return HelpText(rows: rows, usage: usage, helpCommand: helpCommand).render(word)
     }
 }

@@ -76,6 +76,8 @@ final class FetchRun {
     var headerBytes = 0, headerFailure: CurlError?
     /// The last hop's handle, for the retry decision.
     var lastHandle: EasyHandle?
+    /// `--etag-save`'s file, open from the start as curl's.
+    var etags: ETagFile?
 
     init(request: FetchRequest, session: ResolverSession, share: CommandShare) {
         self.request = request
@@ -85,6 +87,7 @@ final class FetchRun {
         stream = request.payload.replay()
         output = OutputFile(path: request.outputPath, createDirectories: request.createDirectories,
                             appends: request.resume != nil && request.outputPath.map { $0 != "-" } == true)
+        output.keepsExisting = !request.replacesFiles
         headerDump = request.headerDumpPath.map { OutputFile(path: $0, createDirectories: request.createDirectories) }
         meter = request.showsProgress ? ProgressMeter(colour: session.diagnostics.colour) : nil
         if request.outputPath != nil || request.headerDumpPath != nil { SignalCleanup.install() }
@@ -97,6 +100,13 @@ final class FetchRun {
 
     /// Every attempt (`--retry`), each following the redirect chain; then the output is committed or dropped.
     func perform() -> CurlError? {
+        if let path = request.etagSavePath {
+            guard let saved = ETagFile(path: path) else {
+                diagnostics.warning("Failed creating file for saving etags: \"\(Printable.escaped(path))\". Skip this transfer")
+                return nil
+            }
+            etags = saved
+        }
         session.announce()
         defer { session.finish() }
         let firstStart = clock.now
@@ -142,6 +152,10 @@ final class FetchRun {
             do throws(CurlError) { try output.commit() } catch { result = result ?? error }
         } else {
             output.discard()
+        }
+        if result == nil, let handle = lastHandle, !output.name.isEmpty {
+            if request.remoteTime { FileStamps.setModificationTime(handle.fileTime, of: output.name, diagnostics) }
+            if request.extendedAttributes { FileStamps.setAttributes(of: output.name, from: handle, url: request.url, diagnostics) }
         }
         return result
     }
@@ -216,7 +230,8 @@ final class FetchRun {
         }
     }
 
-    private static func sleep(milliseconds: Int) {
+    /// Sleeps `milliseconds`, whatever signals interrupt it.
+    static func sleep(milliseconds: Int) {
         var request = timespec(tv_sec: milliseconds / 1000, tv_nsec: (milliseconds % 1000) * 1_000_000)
         var remaining = timespec()
         while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }

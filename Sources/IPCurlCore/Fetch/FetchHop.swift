@@ -34,12 +34,13 @@ extension FetchRun {
             let includeHeaders = request.includeHeaders
             // The header fields are read only to follow a redirect (-L), name a file (-J) or report (-w).
             let keepsHeaders = request.redirects.follow || request.remoteHeaderName || request.writeOut != nil
-            handle.onHeader = { [unowned self, output, headerDump] bytes in
+            handle.onHeader = { [unowned self, output, headerDump, etags] bytes in
                 headerBytes += bytes.count
                 if headerBytes > RedirectRules.maxChainHeaderBytes {
                     headerFailure = RedirectRules.headersTooLarge(headerBytes)
                     return false
                 }
+                etags?.receive(bytes)
                 if keepsHeaders { headers.receive(bytes) }
                 if let headerDump, !headerDump.write(bytes) { return false }
                 return includeHeaders ? output.write(bytes) : true

@@ -58,6 +58,9 @@ public struct FetchJob: Sendable {
     public var failEarly = false
     /// `--trace`/`--trace-ascii`, shared by every transfer.
     public var trace: TraceOutput?
+    /// `--rate`: the least time between the starts of two transfers, in milliseconds; serial transfers only, as
+    /// curl ignores it with `-Z`.
+    public var startIntervalMS: Int?
 
     public init(operations: [Operation]) { self.operations = operations }
 
@@ -90,11 +93,29 @@ public struct FetchJob: Sendable {
     /// error, as a transfer curl cannot set up ends curl's.
     public func run(_ plan: TransferPlan,
                     request: @escaping @Sendable (PlannedTransfer, Diagnostics) throws(CurlError) -> FetchRequest) -> CurlError? {
-        let share = CommandShare(parallel: FetchBatch.runsInParallel(count: plan.count, parallel: parallel))
+        let inParallel = FetchBatch.runsInParallel(count: plan.count, parallel: parallel)
+        let share = CommandShare(parallel: inParallel)
+        let gate = inParallel ? nil : startIntervalMS.map(StartGate.init(milliseconds:))
         return FetchBatch.run(plan.makeIterator(), count: plan.count, parallel: parallel, failEarly: failEarly,
                               ends: { $0.beforeStart }) { [self] transfer in
-            run(transfer, share: share, request: request)
+            gate?.wait()
+            return run(transfer, share: share, request: request)
         }?.error
+    }
+
+    /// `--rate`'s pacing: each transfer starts at least the interval after the one before.
+    private final class StartGate: @unchecked Sendable {
+        private let interval: Duration
+        private var last: ContinuousClock.Instant?
+        init(milliseconds: Int) { interval = .milliseconds(milliseconds) }
+
+        func wait() {
+            if let last {
+                let due = last + interval
+                if due > .now { FetchRun.sleep(milliseconds: (due - .now).wholeMilliseconds) }
+            }
+            last = .now
+        }
     }
 
     /// A transfer's error, and whether it came before the transfer started.

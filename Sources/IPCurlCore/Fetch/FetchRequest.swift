@@ -26,6 +26,14 @@ public struct FetchRequest: Sendable {
     public var resume: ResumePoint?
     /// `--create-dirs`.
     public var createDirectories = false
+    /// `-R/--remote-time`: the output file gets the document's time (`Last-Modified`).
+    public var remoteTime = false
+    /// `--no-clobber` (`false`): an existing output file is kept and the body goes to `NAME.1` ... `NAME.99`.
+    public var replacesFiles = true
+    /// `--xattr`: the output file's `user.xdg.origin.url`, `user.xdg.referrer.url` and `user.mime_type`.
+    public var extendedAttributes = false
+    /// `--etag-save`: where each response's ETag is written, one per line (`-` is stdout).
+    public var etagSavePath: String?
     /// `-D/--dump-header`: a file (or `-`) that receives every response's headers.
     public var headerDumpPath: String?
     /// `-i/--include`: put response headers before the body.

@@ -45,6 +45,9 @@ final class OutputFile {
     var syncsToDisk = false
     /// Receives one `-v` line (without `* ` and newline) when the file is written in place.
     var note: ((String) -> Void)?
+    /// `--no-clobber`: an existing file is kept and the body goes to the first free `NAME.1` ... `NAME.99`, as
+    /// curl numbers them; the name chosen is never replaced either (as ``retarget(to:)``'s).
+    var keepsExisting = false
     /// The temporary file could not be made: bytes go straight into the target (opened, truncated, on the first
     /// byte, and again on a retry).
     private var writesDirectly = false
@@ -203,6 +206,13 @@ final class OutputFile {
         if path != nil { writer = nil }
     }
 
+    /// `path`, or when something is there `path.1` ... `path.99`, the first name nothing holds; `nil` when all do.
+    private static func firstFreeName(_ path: String) -> String? {
+        var info = stat()
+        if lstat(path, &info) != 0 { return path }
+        return (1...99).lazy.map { "\(path).\($0)" }.first { lstat($0, &info) != 0 }
+    }
+
     private func closeDescriptor() {
         if descriptor >= 0 { close(descriptor) }
         descriptor = -1
@@ -222,6 +232,15 @@ final class OutputFile {
         }
         if createDirectories { Self.makeParents(of: path) }
         var info = stat()
+        if keepsExisting, !refusesExisting {
+            refusesExisting = true
+            guard let free = Self.firstFreeName(path) else {
+                failure = CurlError.writeError.with(message: "Failed to open the file \(Printable.escaped(path)).99: it exists (--no-clobber)")
+                return nil
+            }
+            self.path = free
+            return openIfNeeded()
+        }
         if refusesExisting, lstat(path, &info) == 0 {
             failure = refusal
             return nil

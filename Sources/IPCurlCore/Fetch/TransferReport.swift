@@ -80,7 +80,7 @@ public struct TransferReport: Sendable {
         switch version {
         case .http1_0: "1"
         case .http1_1: "1.1"
-        case .http2, .http2TLS: "2"
+        case .http2, .http2TLS, .http2PriorKnowledge: "2"
         case .http3: "3"
         case nil: "0"
         }

@@ -36,7 +36,7 @@ final class CurlTransport: HTTPDNSTransport {
             let exchange = Exchange(handle: handle, limit: request.maximumBody)
             var options = self.options
             options.timeoutMS = request.timeoutMS
-            try options.apply(to: handle)
+            try options.applyToQuery(handle)
             try handle.set(url: request.url)
             if let body = request.body {
                 handle.requestBody = BytesBody(body)

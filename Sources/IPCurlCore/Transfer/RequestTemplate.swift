@@ -39,6 +39,8 @@ public struct RequestTemplate: Sendable {
     public var tls = TargetTLSOptions()
     /// The client key's passphrase (`-E CERT:PASSWORD`, or ipcurl's `--pass FILE` / `$IPCURL_PASS`). A credential.
     public var keyPassphrase: Secret?
+    /// TLS-SRP's password (ipcurl's `--tlspassword FILE` / `$IPCURL_TLSPASSWORD`). A credential.
+    public var tlsAuthPassword: Secret?
     /// `-x`, `--noproxy`, `--proxy-user`: the target's proxy; never the HTTPDNS queries'.
     public var proxy = ProxySettings()
     /// `--limit-rate`, `-r`, `--path-as-is`, `--raw`, `--ignore-content-length`, `--max-filesize`,
@@ -56,6 +58,7 @@ public struct RequestTemplate: Sendable {
         try tls.apply(to: handle)
         try tuning.apply(to: handle)
         if let keyPassphrase { try handle.set(keyPassphrase: keyPassphrase.value) }
+        if let tlsAuthPassword { try handle.set(tlsAuthPassword: tlsAuthPassword.value) }
         switch families {
         case .both: break
         case .v4Only: try handle.set(ipFamilies: .v4)

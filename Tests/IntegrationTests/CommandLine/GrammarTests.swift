@@ -74,6 +74,11 @@ import Testing
         let all = try ipcurl(["--help", "all"])
         #expect(all.stdout.contains("--connect-timeout <seconds>") && all.stdout.contains("-K, --config <file>"))
         #expect(try ipcurl(["help", "check"]).stdout.contains("--targets <file>"))
-        #expect(try ipcurl(["help", "fetch", "nonsense-category"]).status == 2)
+        let unknown = try ipcurl(["help", "fetch", "nonsense-category"])
+        #expect(unknown.status == 0 && unknown.stdout.contains("Invalid category provided, here is a list of all categories:\n\n"))
+        let unknownFetch = try ipcurl(["--help", "nonsense-category"])
+        #expect(unknown.stdout.contains(" tls ") && unknown.stdout == unknownFetch.stdout)
+        let upper = try ipcurl(["--help", "HTTP"]), lower = try ipcurl(["--help", "http"])
+        #expect(upper.status == 0 && upper.stdout == lower.stdout && upper.stdout.contains("--user-agent"))
     }
 }

@@ -158,7 +158,8 @@ public struct URLGlob: Sendable {
     }
 
     /// `[lo-hi]` or `[lo-hi:step]` over numbers (zero-padded to `lo`'s width when `lo` has a leading zero) or over
-    /// single letters of the same case; `nil` when malformed.
+    /// single letters of the same case; `nil` when malformed, as curl also calls a step past the range's width
+    /// (`[1-3:5]`, `[a-c:3]`, and any step but 1 over a single value).
     private static func range(_ text: String) -> Values? {
         var body = Substring(text), step = 1
         if let colon = body.firstIndex(of: ":") {
@@ -168,8 +169,9 @@ public struct URLGlob: Sendable {
         }
         let ends = body.split(separator: "-", omittingEmptySubsequences: false)
         guard ends.count == 2, !ends[0].isEmpty, !ends[1].isEmpty else { return nil }
+        func stepFits(_ width: Int) -> Bool { width == 0 ? step == 1 : step <= width }
         if let low = Int(ends[0]), let high = Int(ends[1]), ends[0].allSatisfy(\.isASCII), low >= 0, high >= low {
-            guard (high - low) / step < maximumCount else { return nil }
+            guard (high - low) / step < maximumCount, stepFits(high - low) else { return nil }
             let width = ends[0].hasPrefix("0") ? ends[0].count : 0
             return .numbers(low: low, step: step, count: (high - low) / step + 1, width: width)
         }
@@ -177,6 +179,7 @@ public struct URLGlob: Sendable {
               low.properties.isASCIIHexDigit || low.properties.isAlphabetic, low.isASCII, high.isASCII, low.value <= high.value,
               (low.properties.isLowercase && high.properties.isLowercase) || (low.properties.isUppercase && high.properties.isUppercase)
         else { return nil }
+        guard stepFits(Int(high.value - low.value)) else { return nil }
         let count = Int(high.value - low.value) / step + 1
         return .letters(low: low.value, step: count > 1 ? UInt32(step) : 0, count: count)
     }
