@@ -35,6 +35,18 @@ public enum CurlRuntime {
         (ccurl_version_info().pointee.features & CURL_VERSION_HTTP2) != 0
     }
 
+    /// The protocols the linked libcurl speaks, lower-case, as `curl -V` lists them (`dict`, `file`, `ftp`, ...):
+    /// the names curl's `--proto` and `--proto-default` know.
+    public static let protocols: [String] = {
+        var names: [String] = []
+        guard var entry = ccurl_version_info().pointee.protocols else { return names }
+        while let name = entry.pointee {
+            names.append(String(cString: name).lowercased())
+            entry += 1
+        }
+        return names
+    }()
+
     /// Fails with exit 4 when the linked libcurl is older than `minimum` (e.g. `0x074200` for 7.66.0).
     public static func require(_ minimum: UInt32, for feature: String) throws(CurlError) {
         guard versionNumber >= minimum else {

@@ -84,6 +84,7 @@ enum FetchCommand {
 
         init(_ operation: FetchOperation, diagnostics: Diagnostics) {
             self.operation = operation
+            for warning in operation.protocols.warnings + operation.auth.warnings { diagnostics.warning(warning) }
             do throws(CurlError) {
                 inputs = try operation.transfer.readInputs(diagnostics)
                 failure = nil
@@ -106,6 +107,8 @@ enum FetchCommand {
         prepared.operation.follow.apply(to: &request)
         try prepared.operation.tls.apply(to: &request)
         try prepared.operation.proxy.apply(to: &request)
+        try prepared.operation.auth.apply(to: &request)
+        prepared.operation.protocols.apply(to: &request)
         request.template.tuning = prepared.operation.tuning
         return request
     }

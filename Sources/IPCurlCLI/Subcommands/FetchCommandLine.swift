@@ -10,6 +10,8 @@ struct FetchOperation: Sendable {
     var follow = FollowOptions()
     var tls = TLSOptions()
     var proxy = ProxyOptions()
+    var auth = AuthOptions()
+    var protocols = ProtocolOptions()
     var urls = URLList()
     var tuning = TransferTuning()
     /// `-g/--globoff`: `[]{}` in this operation's URLs are literal.
@@ -64,6 +66,8 @@ struct FetchCommandLine: Subcommand {
         + ResolverOptions.rows.map { $0.lifted({ try $1(&$0.current.resolver) }) }
         + TLSOptions.rows.map { $0.lifted({ try $1(&$0.current.tls) }) }
         + ProxyOptions.rows.map { $0.lifted({ try $1(&$0.current.proxy) }) }
+        + AuthOptions.rows.map { $0.lifted({ try $1(&$0.current.auth) }) }
+        + ProtocolOptions.rows.map { $0.lifted({ try $1(&$0.current.protocols) }) }
         + TuningOptions.rows.map { $0.lifted({ try $1(&$0.current.tuning) }) }
         + [
             OptionRow("next", ":", .none, "", general,
