@@ -94,5 +94,14 @@ static const int ccurl_pause_cont = CURLPAUSE_CONT;
 static const long ccurl_global_all = CURL_GLOBAL_ALL;
 static const int ccurl_seekfunc_ok = CURL_SEEKFUNC_OK;
 static const int ccurl_seekfunc_cantseek = CURL_SEEKFUNC_CANTSEEK;
+// The CURLAUTH_ bits are casts Swift does not import.
+static const unsigned long ccurl_auth_basic = CURLAUTH_BASIC;
+static const unsigned long ccurl_auth_digest = CURLAUTH_DIGEST;
+static const unsigned long ccurl_auth_negotiate = CURLAUTH_NEGOTIATE;
+static const unsigned long ccurl_auth_ntlm = CURLAUTH_NTLM;
+static const unsigned long ccurl_auth_ntlm_wb = CURLAUTH_NTLM_WB;
+static const unsigned long ccurl_auth_bearer = CURLAUTH_BEARER;
+static const unsigned long ccurl_auth_aws_sigv4 = CURLAUTH_AWS_SIGV4;
+static const unsigned long ccurl_auth_any = CURLAUTH_ANY;
 
 #endif

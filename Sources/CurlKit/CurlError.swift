@@ -56,6 +56,8 @@ public struct CurlError: Error, Sendable, Equatable, CustomStringConvertible {
     public static let malformedURL = curl(CURLE_URL_MALFORMAT)
     /// Exit 4: a feature or option is missing from the linked libcurl.
     public static let notBuiltIn = curl(CURLE_NOT_BUILT_IN)
+    /// Exit 67: the server refused the login, or the URL holds a user name `--disallow-username-in-url` forbids.
+    public static let loginDenied = curl(CURLE_LOGIN_DENIED)
     /// Exit 6: the host could not be resolved.
     public static let couldntResolveHost = curl(CURLE_COULDNT_RESOLVE_HOST)
     /// Exit 7: failed to connect.

@@ -55,6 +55,18 @@ public enum CurlRuntime {
         return table.compactMap { name, bit in bits & Int(bit) != 0 ? name : nil }
     }
 
+    /// The protocols the linked libcurl speaks, lower-case, as `curl -V` lists them (`dict`, `file`, `ftp`, ...):
+    /// the names curl's `--proto` and `--proto-default` know.
+    public static let protocols: [String] = {
+        var names: [String] = []
+        guard var entry = ccurl_version_info().pointee.protocols else { return names }
+        while let name = entry.pointee {
+            names.append(String(cString: name).lowercased())
+            entry += 1
+        }
+        return names
+    }()
+
     /// Fails with exit 4 when the linked libcurl is older than `minimum` (e.g. `0x074200` for 7.66.0).
     public static func require(_ minimum: UInt32, for feature: String) throws(CurlError) {
         guard versionNumber >= minimum else {

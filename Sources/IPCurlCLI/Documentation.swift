@@ -33,7 +33,7 @@ public enum Documentation {
                         ("IPCURL_DNS", "The resolver when no resolver option is given, e.g. aliyun:ACCOUNT or doh:URL."),
                         ("IPCURL_CACHE_DIR, XDG_CACHE_HOME, HOME", "Where answers are cached: $IPCURL_CACHE_DIR (an absolute path; a relative one is a usage error), else $XDG_CACHE_HOME/ipcurl, else ~/.cache/ipcurl."),
                         ("XDG_CONFIG_HOME, HOME", "The default config file: $XDG_CONFIG_HOME/ipcurl/config, or ~/.config/ipcurl/config when XDG_CONFIG_HOME is unset or empty; else ~/.ipcurlrc."),
-                        ("IPCURL_HTTPDNS_SECRET, IPCURL_ALIYUN_AES_KEY, IPCURL_DNSPOD_KEY, IPCURL_DNSPOD_TOKEN, IPCURL_PASS", "Secrets, when their file options are not given."),
+                        ("IPCURL_HTTPDNS_SECRET, IPCURL_ALIYUN_AES_KEY, IPCURL_DNSPOD_KEY, IPCURL_DNSPOD_TOKEN, IPCURL_PASS, IPCURL_OAUTH2_BEARER", "Secrets, when their file options are not given."),
                         ("CURL_CA_BUNDLE, SSL_CERT_DIR, SSL_CERT_FILE", "Trust, as curl reads them, when no trust option is given."),
                         ("http_proxy, https_proxy, ALL_PROXY, NO_PROXY", "Proxies as libcurl reads them; through a proxy the proxy resolves the name."),
                         ("NO_COLOR", "No colour in check's text report."),

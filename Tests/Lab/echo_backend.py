@@ -20,14 +20,26 @@ Routes (see Tests/Lab/README.md):
   /api/delay?ms=N                          sleeps N ms, then 200
   /api/drip?bytes=N&chunk=C&ms=M           Content-Length N, C bytes of 'x' every M ms
   /api/together?key=K&n=N                  200 once N requests of key K are in flight at once, 504 after 5 s
+  /api/auth/basic?user=U&pass=P            the echo once Basic credentials U:P come, else 401 (Basic challenge)
+  /api/auth/digest?user=U&pass=P[&algorithm=MD5|SHA-256]
+                                           the echo once a valid RFC 7616 Digest (qop=auth) comes, else 401
+  /api/auth/any?user=U&pass=P              401 offering Digest (MD5) and Basic; the echo for either
+  /api/auth/ntlm                           NTLM's handshake shape: 401 NTLM, type 1 -> 401 with a type 2
+                                           challenge, type 3 -> the echo with the user it names
+  /api/auth/negotiate                      401 WWW-Authenticate: Negotiate (no KDC: nobody passes)
 
 Started by lab.sh; logs go to stderr.
 """
 import argparse
+import base64
+import binascii
 import email.parser
 import email.policy
 import hashlib
+import hmac
 import json
+import os
+import re
 import labdaemon
 import socket
 import socketserver
@@ -201,6 +213,167 @@ def together(q):
     return text(200, f"together {n}\n")
 
 
+# -------------------------------------------------------------- auth routes
+REALM = "lab"
+NONCES_LOCK = threading.Lock()
+NONCES = {}  # nonce -> last nonce count seen; the oldest dropped past NONCE_LIMIT
+NONCE_LIMIT = 10_000
+DIGESTS = {"MD5": hashlib.md5, "SHA-256": hashlib.sha256}
+
+
+def authed(h, url, body_hash, body_len, user, scheme):
+    """The echo of the request, with the user and scheme that passed."""
+    status, headers, body, ctype = echo(h, url, body_hash, body_len)
+    obj = json.loads(body)
+    obj["authenticated"] = {"user": user, "scheme": scheme}
+    return status, headers, json.dumps(obj, separators=(",", ":")).encode(), ctype
+
+
+def credentials(q):
+    user, password = arg(q, "user"), arg(q, "pass")
+    if not user or password is None:
+        raise BadRequest("missing user or pass")
+    return user, password
+
+
+def authorization(h, scheme):
+    """The Authorization value after `scheme `, or None."""
+    value = h.headers.get("Authorization") or ""
+    word, _, rest = value.partition(" ")
+    return rest.strip() if word.lower() == scheme.lower() else None
+
+
+def basic_ok(h, user, password):
+    given = authorization(h, "Basic")
+    try:
+        return given is not None and hmac.compare_digest(base64.b64decode(given, validate=True),
+                                                         f"{user}:{password}".encode())
+    except binascii.Error:
+        return False
+
+
+def digest_challenge(algorithm, stale=False):
+    nonce = os.urandom(16).hex()
+    with NONCES_LOCK:
+        NONCES[nonce] = 0
+        while len(NONCES) > NONCE_LIMIT:
+            NONCES.pop(next(iter(NONCES)))
+    return (f'Digest realm="{REALM}", qop="auth", algorithm={algorithm}, nonce="{nonce}", '
+            f'opaque="{os.urandom(8).hex()}"' + (", stale=true" if stale else ""))
+
+
+DIGEST_PARAM = re.compile(r'\s*([A-Za-z0-9_-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,]*))\s*,?')
+
+
+def digest_params(text):
+    params, pos = {}, 0
+    while pos < len(text):
+        m = DIGEST_PARAM.match(text, pos)
+        if not m or m.end() == pos:
+            raise BadRequest("malformed Digest parameters")
+        params[m.group(1).lower()] = m.group(2) if m.group(2) is not None else m.group(3)
+        pos = m.end()
+    return params
+
+
+def digest_ok(h, user, password, algorithm):
+    """RFC 7616 with qop=auth: the response checks out for a nonce this backend issued, with a count that grows."""
+    given = authorization(h, "Digest")
+    if given is None:
+        return False
+    p = digest_params(given)
+    if p.get("algorithm", "MD5").upper() != algorithm.upper() or p.get("username") != user or p.get("realm") != REALM:
+        return False
+    if p.get("uri") != h.path or p.get("qop") != "auth" or not p.get("cnonce"):
+        return False
+    try:
+        count = int(p.get("nc", ""), 16)
+    except ValueError:
+        return False
+    with NONCES_LOCK:
+        if p.get("nonce") not in NONCES or count <= NONCES[p["nonce"]]:
+            return False
+        NONCES[p["nonce"]] = count
+    hash_ = lambda text: DIGESTS[algorithm](text.encode()).hexdigest()
+    ha1 = hash_(f"{user}:{REALM}:{password}")
+    ha2 = hash_(f"{h.command}:{p['uri']}")
+    expected = hash_(f"{ha1}:{p['nonce']}:{p['nc']}:{p['cnonce']}:auth:{ha2}")
+    return hmac.compare_digest(expected, p.get("response", ""))
+
+
+def unauthorized(challenges):
+    return text(401, "authentication required\n", [("WWW-Authenticate", c) for c in challenges])
+
+
+NTLM_SIGNATURE = b"NTLMSSP\0"
+
+
+def ntlm_message(h):
+    given = authorization(h, "NTLM")
+    if not given:
+        return None, None
+    try:
+        raw = base64.b64decode(given, validate=True)
+    except binascii.Error:
+        raise BadRequest("NTLM message is not base64") from None
+    if len(raw) < 12 or raw[:8] != NTLM_SIGNATURE:
+        raise BadRequest("not an NTLMSSP message")
+    return int.from_bytes(raw[8:12], "little"), raw
+
+
+def ntlm_challenge():
+    """A type 2 message: no target name, Unicode + NTLM + always-sign flags, a random server challenge."""
+    flags = 0x00000001 | 0x00000200 | 0x00008000
+    message = (NTLM_SIGNATURE + (2).to_bytes(4, "little") + (0).to_bytes(2, "little") * 2 + (48).to_bytes(4, "little")
+               + flags.to_bytes(4, "little") + os.urandom(8) + bytes(8) + (0).to_bytes(2, "little") * 2
+               + (48).to_bytes(4, "little"))
+    return base64.b64encode(message).decode()
+
+
+def ntlm_user(raw):
+    """The user name of a type 3 message (its security buffer at offset 36), UTF-16LE under the Unicode flag."""
+    if len(raw) < 64:
+        raise BadRequest("short NTLM type 3 message")
+    length, offset = int.from_bytes(raw[36:38], "little"), int.from_bytes(raw[40:44], "little")
+    flags = int.from_bytes(raw[60:64], "little")
+    name = raw[offset:offset + length]
+    return name.decode("utf-16-le" if flags & 1 else "latin-1")
+
+
+def auth_route(h, url, q, body_hash, body_len):
+    kind = url.path[len("/api/auth/"):]
+    if kind == "basic":
+        user, password = credentials(q)
+        if basic_ok(h, user, password):
+            return authed(h, url, body_hash, body_len, user, "Basic")
+        return unauthorized([f'Basic realm="{REALM}"'])
+    if kind == "digest":
+        user, password = credentials(q)
+        algorithm = arg(q, "algorithm", "MD5")
+        if algorithm not in DIGESTS:
+            raise BadRequest("algorithm must be MD5 or SHA-256")
+        if digest_ok(h, user, password, algorithm):
+            return authed(h, url, body_hash, body_len, user, "Digest")
+        return unauthorized([digest_challenge(algorithm)])
+    if kind == "any":
+        user, password = credentials(q)
+        if digest_ok(h, user, password, "MD5"):
+            return authed(h, url, body_hash, body_len, user, "Digest")
+        if basic_ok(h, user, password):
+            return authed(h, url, body_hash, body_len, user, "Basic")
+        return unauthorized([digest_challenge("MD5"), f'Basic realm="{REALM}"'])
+    if kind == "ntlm":
+        kind_, raw = ntlm_message(h)
+        if kind_ == 1:
+            return unauthorized(["NTLM " + ntlm_challenge()])
+        if kind_ == 3:
+            return authed(h, url, body_hash, body_len, ntlm_user(raw), "NTLM")
+        return unauthorized(["NTLM"])
+    if kind == "negotiate":
+        return unauthorized(["Negotiate"])
+    return text(404, "not found\n")
+
+
 def route(h, url, body_hash, body_len):
     path, q = url.path, parse_qs(url.query, keep_blank_values=True)
     if path == "/api/form":
@@ -225,6 +398,8 @@ def route(h, url, body_hash, body_len):
         return attachment(q)
     if path == "/api/together":
         return together(q)
+    if path.startswith("/api/auth/"):
+        return auth_route(h, url, q, body_hash, body_len)
     return text(404, "not found\n")
 
 

@@ -93,6 +93,7 @@ enum FetchCommand {
 
         init(_ operation: FetchOperation, diagnostics: Diagnostics) {
             self.operation = operation
+            for warning in operation.protocols.warnings + operation.auth.warnings { diagnostics.warning(warning) }
             var conditions = ConditionOptions.Resolved()
             do throws(CurlError) {
                 conditions = try operation.conditions.resolve(diagnostics)
@@ -122,6 +123,8 @@ enum FetchCommand {
         prepared.operation.follow.apply(to: &request)
         try prepared.operation.tls.apply(to: &request)
         try prepared.operation.proxy.apply(to: &request)
+        try prepared.operation.auth.apply(to: &request)
+        prepared.operation.protocols.apply(to: &request)
         return request
     }
 }

@@ -10,6 +10,8 @@ struct FetchOperation: Sendable {
     var follow = FollowOptions()
     var tls = TLSOptions()
     var proxy = ProxyOptions()
+    var auth = AuthOptions()
+    var protocols = ProtocolOptions()
     var urls = URLList()
     var tuning = TransferTuning()
     var conditions = ConditionOptions()
@@ -71,6 +73,8 @@ struct FetchCommandLine: Subcommand {
         + ResolverOptions.rows.map { $0.lifted({ try $1(&$0.current.resolver) }) }
         + TLSOptions.rows.map { $0.lifted({ try $1(&$0.current.tls) }) }
         + ProxyOptions.rows.map { $0.lifted({ try $1(&$0.current.proxy) }) }
+        + AuthOptions.rows.map { $0.lifted({ try $1(&$0.current.auth) }) }
+        + ProtocolOptions.rows.map { $0.lifted({ try $1(&$0.current.protocols) }) }
         + TuningOptions.rows.map { $0.lifted({ try $1(&$0.current.tuning) }) }
         + ConnectionOptions.rows.map { $0.lifted({ try $1(&$0.current.tuning) }) }
         + ConditionOptions.rows.map { $0.lifted({ try $1(&$0.current.conditions) }) }

@@ -29,7 +29,9 @@ public enum Fetch {
     public static func run(_ request: FetchRequest, session: ResolverSession, share: CommandShare) -> FetchOutcome {
         let run = FetchRun(request: request, session: session, share: share)
         let failure = run.perform()
-        var report = run.chain.count == 0 || request.writeOut == nil ? TransferReport(url: request.url) : run.chain.report
+        // Before any hop, %{url_effective} is the URL as libcurl would have requested it (with --proto-default's scheme).
+        var report = run.chain.count == 0 || request.writeOut == nil ? TransferReport(url: request.protocols.absolute(request.url))
+            : run.chain.report
         report.exitCode = failure?.exitCode ?? 0
         report.errorMessage = failure?.message ?? ""
         report.dnsSource = run.viaProxy ? "proxy" : run.lastResolution?.sourceName ?? ""
@@ -39,6 +41,12 @@ public enum Fetch {
         if run.chain.count == 0 { report.method = request.template.customMethod ?? request.firstMethod }
         // curl has started the next request when it finds the limit reached, so %header{} sees no headers.
         if failure == .tooManyRedirects { report.headersReadable = false }
+        // curl has followed a redirect to a URL it then refuses: counted, and the URL it refused is the effective one.
+        if let refused = run.refusedRedirect {
+            report.numRedirects += 1
+            report.effectiveURL = refused
+            report.redirectURL = ""
+        }
         // libcurl counts the header line it stops at; the handle whose callback refused that line does not.
         if run.headerFailure != nil { report.counts.sizeHeader = Int64(run.headerBytes) }
         return FetchOutcome(error: failure, report: report)
@@ -78,6 +86,9 @@ final class FetchRun {
     var lastHandle: EasyHandle?
     /// `--etag-save`'s file, open from the start as curl's.
     var etags: ETagFile?
+    /// The redirect URL refused for its scheme (ipcurl's own rule, `--proto`, `--proto-redir`) or its user name
+    /// (`--disallow-username-in-url`), ending the chain.
+    var refusedRedirect: String?
 
     init(request: FetchRequest, session: ResolverSession, share: CommandShare) {
         self.request = request
@@ -117,7 +128,7 @@ final class FetchRun {
             dnsMicroseconds = 0  // like the other -w times, %{dns_time} is the last attempt's
             chain = RedirectChain()
             (headerBytes, headerFailure) = (0, nil)
-            lastHandle = nil
+            (lastHandle, refusedRedirect) = (nil, nil)
             var failure: CurlError?
             do throws(CurlError) { try followChain() } catch { failure = error }
             let attempt = RetryRules.Attempt(
@@ -162,12 +173,14 @@ final class FetchRun {
 
     /// One attempt: the first URL, then every redirect `-L` allows, each hop resolved on its own.
     private func followChain() throws(CurlError) {
-        var url = try CurlURL(request.url, pathAsIs: request.template.tuning.pathAsIs)
+        var url = try CurlURL(request.protocols.absolute(request.url), pathAsIs: request.template.tuning.pathAsIs)
         let origin = url
         var method = request.firstMethod
         var payload = request.payload
         var referer = request.referer
         try Self.requireHTTP(url.scheme)
+        try request.protocols.require(url.scheme, redirect: false)
+        try request.template.auth.check(url)
         var named: CurlURL?  // the last URL of the chain that named user info
         while true {
             if url.hasCredentials { named = url }
@@ -194,8 +207,19 @@ final class FetchRun {
             }
             if request.autoReferer { referer = url.referer }
             // Checked before parsing: libcurl's parser rejects some schemes' URLs (file:///x has no host) with exit 3.
-            try Self.requireHTTP(next.prefix { $0 != ":" }.lowercased())
+            let scheme = next.prefix { $0 != ":" }.lowercased()
+            do throws(CurlError) {
+                try Self.requireHTTP(scheme)
+                try request.protocols.require(scheme, redirect: true)
+            } catch {
+                refusedRedirect = next
+                throw error
+            }
             url = try CurlURL(next, pathAsIs: request.template.tuning.pathAsIs)
+            do throws(CurlError) { try request.template.auth.check(url) } catch {
+                refusedRedirect = next
+                throw error
+            }
             diagnostics.trace("* Issue another request to this URL: '\(url.redacted)'\n")
             meter?.reset()
         }

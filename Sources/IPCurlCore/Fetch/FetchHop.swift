@@ -140,7 +140,10 @@ extension FetchRun {
         case .automatic: spec.template.tuning.resumeFrom = request.outputPath.map(OutputFile.currentSize(of:)) ?? 0
         case nil: break
         }
-        if !hop.sendsCredentials { spec.template.headers.removeAll(where: Self.isCredentialHeader) }
+        if !hop.sendsCredentials {
+            spec.template.headers.removeAll(where: Self.isCredentialHeader)
+            spec.template.auth.bearerToken = nil
+        }
         spec.collectsCertificates = request.collectsCertificates && hop.url.scheme == "https"
         spec.method = hop.method
         spec.forcesGet = hop.method == "GET" && hop.payload == .none && request.payload != .none

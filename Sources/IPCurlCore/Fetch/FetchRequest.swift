@@ -50,6 +50,8 @@ public struct FetchRequest: Sendable {
     public var cookies: String?
     /// `-L`, `--max-redirs`, `--location-trusted`, `--post30x`.
     public var redirects = RedirectRules()
+    /// `--proto`, `--proto-redir`, `--proto-default`.
+    public var protocols = ProtocolRules()
     /// `--retry` and friends.
     public var retry = RetryRules()
     /// `-w/--write-out` format, already read from `@file` when given that way.

@@ -46,6 +46,15 @@ public struct Secret: Sendable, Equatable {
         return Secret(value: value, origin: origin)
     }
 
+    /// Holds the secret file at `path` that libcurl reads itself (a `.netrc` file) to the rule of
+    /// ``permissionProblem(_:of:user:)``: a usage error naming what is wrong when it is not private. A path with
+    /// nothing there passes: curl reads no file then.
+    public static func requirePrivate(file path: String) throws(CurlError) {
+        var info = stat()
+        guard stat(path, &info) == 0, let problem = permissionProblem(info, of: path) else { return }
+        throw CurlError.usage("\(Printable.escaped(path)): \(problem)")
+    }
+
     /// Why the secret file at `path` with status `info` is not private enough, with the fix; `nil` when it is. A
     /// regular file must be owned by `user` or root (a Kubernetes secret volume is root's), and readable by nobody
     /// but its owner and group and writable by nobody but its owner. A pipe, a FIFO or a device stores nothing

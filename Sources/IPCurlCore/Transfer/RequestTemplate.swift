@@ -48,6 +48,8 @@ public struct RequestTemplate: Sendable {
     public var tuning = TransferTuning()
     /// `-4`/`-6`: the address families libcurl may connect to.
     public var families = AddressFamilies.both
+    /// Server authentication beyond `-u`: methods, bearer token, AWS SigV4, GSS-API, `.netrc`.
+    public var auth = ServerAuth()
 
     /// curl's defaults.
     public init() {}
@@ -74,5 +76,6 @@ public struct RequestTemplate: Sendable {
         for file in cookieFiles { try handle.set(cookieFile: file) }
         if let cookieJar { try handle.set(cookieJar: cookieJar) }
         if junkSessionCookies { try handle.startNewCookieSession() }
+        try auth.apply(to: handle)
     }
 }

@@ -57,6 +57,9 @@ import Testing
                          "--doh", "https:///doh-user-3:doh-secret-4@127.0.0.1:1/dns-query", "http://a.test:PORT/"],
              secrets: ["doh-user-2", "doh-secret-3", "doh-user-3", "doh-secret-4"],
              kept: ["https:/", "https:///", "@127.0.0.1:1/dns-query"]),
+        Line(name: "bearer token file (or a token given as curl takes it)",
+             arguments: ["--oauth2-bearer", "DIR/bearer-name-secret", "http://a.test:PORT/"],
+             secrets: ["bearer-name-secret"], kept: ["--oauth2-bearer"]),
         Line(name: "check's headers",
              arguments: ["check", "-H", "Authorization: Bearer chk-secret-1", "http://a.test:PORT/"],
              secrets: ["chk-secret-1"], kept: ["Authorization:"]),
@@ -68,6 +71,7 @@ import Testing
         let listener = try SilentListener()
         let scratch = try TemporaryDirectory()
         try "".write(toFile: scratch.path + "/jar.txt", atomically: false, encoding: .utf8)
+        try writePrivateFile("token\n", to: scratch.path + "/bearer-name-secret")
         let fill = { (text: String) in
             text.replacingOccurrences(of: "PORT", with: String(listener.port)).replacingOccurrences(of: "DIR", with: scratch.path)
         }
