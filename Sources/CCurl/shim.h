@@ -92,5 +92,13 @@ static const int ccurl_pause_cont = CURLPAUSE_CONT;
 static const long ccurl_global_all = CURL_GLOBAL_ALL;
 static const int ccurl_seekfunc_ok = CURL_SEEKFUNC_OK;
 static const int ccurl_seekfunc_cantseek = CURL_SEEKFUNC_CANTSEEK;
+static const unsigned long ccurl_auth_basic = CURLAUTH_BASIC;
+static const unsigned long ccurl_auth_digest = CURLAUTH_DIGEST;
+static const unsigned long ccurl_auth_ntlm = CURLAUTH_NTLM;
+static const unsigned long ccurl_auth_negotiate = CURLAUTH_NEGOTIATE;
+static const unsigned long ccurl_auth_gssapi = CURLAUTH_GSSAPI;
+static const unsigned long ccurl_auth_any = CURLAUTH_ANY;
+static const long ccurl_header_separate = CURLHEADER_SEPARATE;
+static const long ccurl_sslopt_allow_beast = CURLSSLOPT_ALLOW_BEAST;
 
 #endif

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CurlKit
 import IPCurlCore
 import OptionTable
@@ -8,13 +5,9 @@ import OptionTable
 /// The target's TLS options, spelled as in curl: client certificate, pinned key, versions, ciphers, OCSP.
 /// Fetch only, and never applied to the HTTPDNS queries (see ``TargetTLSOptions``).
 struct TLSOptions: Sendable {
-    /// Where the key's passphrase comes from; the last of `-E CERT:PASSWORD` and `--pass FILE` wins, as in curl.
-    enum Passphrase: Sendable {
-        case inline(String), file(String)
-    }
-
     var tls = TargetTLSOptions()
-    var passphrase: Passphrase?
+    /// Where the key's passphrase comes from; the last of `-E CERT:PASSWORD` and `--pass FILE` wins, as in curl.
+    var passphrase: KeyPassphrase?
 
     static let category = ResolverOptions.tlsCategory
 
@@ -24,7 +17,7 @@ struct TLSOptions: Sendable {
                   secret: .whole, power: .readsSecret) { options, argument in
             let (file, password) = ClientCertificateArgument.parse(argument.text)
             options.tls.certificate = file
-            if let password { options.passphrase = .inline(password) }
+            if let password { options.passphrase = .inline(password, origin: "-E") }
         },
         OptionRow("cert-type", nil, .string, "type", category, "Client certificate type: PEM, DER or P12") {
             $0.tls.certificateType = $1.text
@@ -74,15 +67,7 @@ struct TLSOptions: Sendable {
     /// loses one trailing line break and surrounding blanks (``Secret``).
     func apply(to request: inout FetchRequest) throws(CurlError) {
         request.template.tls = tls
-        switch passphrase {
-        case .inline(let text): request.template.keyPassphrase = Secret(value: text, origin: "-E")
-        case .file(let path): request.template.keyPassphrase = try Secret.load(file: path, variable: nil)
-        case nil:
-            // Like curl's variables, an empty one is unset; read only when there is a key to unlock.
-            guard tls.certificate != nil || tls.privateKey != nil, let value = getenv("IPCURL_PASS"), value.pointee != 0 else {
-                break
-            }
-            request.template.keyPassphrase = try Secret.load(file: nil, variable: "IPCURL_PASS")
-        }
+        request.template.keyPassphrase = try KeyPassphrase.load(passphrase, variable: "IPCURL_PASS",
+                                                                needed: tls.certificate != nil || tls.privateKey != nil)
     }
 }
