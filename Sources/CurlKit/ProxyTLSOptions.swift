@@ -37,8 +37,8 @@ public struct ProxyTLSOptions: Sendable, Equatable {
     /// Everything at libcurl's defaults.
     public init() {}
 
-    /// Applies the settings that are set to `handle`; `caPath`, when ``caPath`` is unset, is the one curl
-    /// passes on from `--capath` (or `SSL_CERT_DIR`).
+    /// Applies the settings that are set to `handle`; `caPathFallback`, used when ``caPath`` is unset, is the
+    /// directory curl passes on from `--capath` (or `SSL_CERT_DIR`).
     public func apply(to handle: EasyHandle, caPathFallback: String?) throws(CurlError) {
         if let caFile { try handle.set(CURLOPT_PROXY_CAINFO, caFile) }
         if let path = caPath ?? caPathFallback { try handle.set(CURLOPT_PROXY_CAPATH, path) }
