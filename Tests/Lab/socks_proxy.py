@@ -4,7 +4,7 @@
 
 Speaks SOCKS4, SOCKS4a (RFC-less, the NEC extension: a name after the user id), SOCKS5 (RFC 1928: IPv4, IPv6 and
 domain-name CONNECT) and SOCKS5's username/password authentication (RFC 1929). Names are resolved from a fixed
-table, as forward_proxy.py does: every name ending in ".test" is 127.0.0.2 (the lab's nginx); an IP address is
+table, forward_proxy.py's (its target_address): every name ending in ".test" is 127.0.0.2 (the lab's nginx); an IP address is
 used only when it is loopback. Anything else is refused, so the proxy never reaches past loopback.
 
 The open listener (--port) asks for no authentication. With --auth-port, a second listener demands the
@@ -19,44 +19,12 @@ stderr, with what the client gave, a name or an address, so a test can tell who 
 Started by lab.sh; logs go to stderr.
 """
 import argparse
-import ipaddress
 import labdaemon
-import select
 import socket
 import socketserver
 import struct
-import sys
 
-NGINX_IP = "127.0.0.2"
-
-
-def log(text):
-    print(text, file=sys.stderr, flush=True)
-
-
-def target_address(host):
-    """The loopback address for host (a name or an IP literal), or None."""
-    host = host.lower().rstrip(".")
-    if host.endswith(".test"):
-        return NGINX_IP
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return None
-    return str(address) if address.is_loopback else None
-
-
-def pump(a, b):
-    sockets = [a, b]
-    while True:
-        readable, _, _ = select.select(sockets, [], [], 30)
-        if not readable:
-            return
-        for s in readable:
-            data = s.recv(65536)
-            if not data:
-                return
-            (b if s is a else a).sendall(data)
+from forward_proxy import log, pump, target_address
 
 
 class Closed(Exception):
