@@ -103,5 +103,8 @@ static const unsigned long ccurl_auth_ntlm_wb = CURLAUTH_NTLM_WB;
 static const unsigned long ccurl_auth_bearer = CURLAUTH_BEARER;
 static const unsigned long ccurl_auth_aws_sigv4 = CURLAUTH_AWS_SIGV4;
 static const unsigned long ccurl_auth_any = CURLAUTH_ANY;
+static const unsigned long ccurl_auth_gssapi = CURLAUTH_GSSAPI;
+static const long ccurl_header_separate = CURLHEADER_SEPARATE;
+static const long ccurl_sslopt_allow_beast = CURLSSLOPT_ALLOW_BEAST;
 
 #endif

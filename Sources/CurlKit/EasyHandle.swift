@@ -34,8 +34,8 @@ public final class EasyHandle {
     fileprivate var readPaused = false
     /// Receives libcurl's verbose trace once ``traceVerbosely()`` turned it on.
     fileprivate var onTrace: ((TraceKind, UnsafeRawBufferPointer) -> Void)?
-    /// The proxy ``set(proxy:)`` named, which libcurl may quote in an error message.
-    var proxy: String?
+    /// The proxies ``set(proxy:)`` and ``set(preProxy:)`` named, which libcurl may quote in an error message.
+    var proxy: String?, preProxy: String?
 
     /// Creates a handle with streaming callbacks and an error buffer installed; nothing goes to stdout by default.
     public init() throws(CurlError) {

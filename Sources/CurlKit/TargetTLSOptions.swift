@@ -51,7 +51,7 @@ public struct TargetTLSOptions: Sendable, Equatable {
         if let pinnedPublicKey { try handle.set(pinnedPublicKey: pinnedPublicKey) }
         if let curves { try handle.set(CURLOPT_SSL_EC_CURVES, curves) }
         if let crlFile { try handle.set(CURLOPT_CRLFILE, crlFile) }
-        if allowsBEAST { try handle.set(CURLOPT_SSL_OPTIONS, Int(CURLSSLOPT_ALLOW_BEAST)) }
+        if allowsBEAST { try handle.set(CURLOPT_SSL_OPTIONS, ccurl_sslopt_allow_beast) }
         if let tlsAuthUser { try handle.set(CURLOPT_TLSAUTH_USERNAME, tlsAuthUser) }
         if let tlsAuthType { try handle.set(CURLOPT_TLSAUTH_TYPE, tlsAuthType) }
         if let engine {

@@ -77,7 +77,7 @@ import Testing
         var settings = ResolverSettings()
         settings.provider = ProviderChoice(.aliyun, ["1"])
         settings.httpdnsServers = ["http://localhost:9", "https://203.107.1.1"]
-        let proxy = ProxyEnvironment.Route(origin: "-x", resolvesNames: false, proxy: "socks5://user:pw@proxy.test:1080")
+        let proxy = ProxyEnvironment.Hop(origin: "-x", proxy: "socks5://user:pw@proxy.test:1080", type: .socks5)
         #expect(settings.systemLookupWarnings().isEmpty && settings.proxyWarning(proxy, for: "requests", pinnable: true) == nil,
                 "with the fallback on, the system resolver is announced as it is")
         settings.fallback = false
@@ -86,14 +86,14 @@ import Testing
         #expect(settings.proxyWarning(proxy, for: "requests", pinnable: true) == "proxy proxy.test given with -x, for the requests: "
             + "its name is looked up by the system resolver despite --no-fallback; pin it with --resolve proxy.test:1080:ADDRESS "
             + "or give the proxy by IP address")
-        let fromEnvironment = ProxyEnvironment.Route(origin: "$https_proxy", resolvesNames: true, proxy: "Proxy.test:3128")
+        let fromEnvironment = ProxyEnvironment.Hop(origin: "$https_proxy", proxy: "Proxy.test:3128", type: .http)
         #expect(settings.proxyWarning(fromEnvironment, for: "HTTPDNS queries", pinnable: false)
                 == "proxy Proxy.test from $https_proxy, for the HTTPDNS queries: its name is looked up by the system resolver "
                 + "despite --no-fallback; give the proxy by IP address")
-        let noPort = ProxyEnvironment.Route(origin: "-x", resolvesNames: true, proxy: "http://proxy.test")
+        let noPort = ProxyEnvironment.Hop(origin: "-x", proxy: "http://proxy.test", type: .http)
         #expect(settings.proxyWarning(noPort, for: "requests", pinnable: true)?.contains("--resolve proxy.test:1080:ADDRESS") == true,
                 "libcurl's default proxy port, not http's")
-        #expect(settings.proxyWarning(ProxyEnvironment.Route(origin: "-x", resolvesNames: true, proxy: "http://127.0.0.7:3128"),
+        #expect(settings.proxyWarning(ProxyEnvironment.Hop(origin: "-x", proxy: "http://127.0.0.7:3128", type: .http),
                                       for: "requests", pinnable: true) == nil, "an address needs no lookup")
         settings.staticEntries = [ResolveEntry(host: "proxy.test", port: 1080, addresses: [IPAddress("127.0.0.7")!])!]
         #expect(settings.proxyWarning(proxy, for: "requests", pinnable: true) == nil, "pinned by --resolve")

@@ -34,7 +34,7 @@ import Testing
 
     private func route(_ scheme: String = "https", _ host: String = "a.test", settings: ProxySettings = ProxySettings(),
                        environment: [String: String] = [:]) -> String? {
-        ProxyEnvironment.route(scheme: scheme, host: host, settings: settings, lookup: { environment[$0] })?.origin
+        ProxyEnvironment.route(scheme: scheme, host: host, settings: settings, lookup: { environment[$0] })?.decider.origin
     }
 
     @Test func environmentProxiesAsLibcurlReadsThem() {
@@ -67,6 +67,32 @@ import Testing
         #expect(resolves("proxy.test:3128") == true && resolves("https://p:443") == true)
         #expect(resolves("socks5h://p:1080") == true && resolves("socks4a://p:1080") == true)
         #expect(resolves("socks5://p:1080") == false && resolves("SOCKS4://p:1080") == false)
+    }
+
+    /// libcurl 7.88.1's `create_conn_helper_init_proxy` and `parse_proxy`: each proxy string takes the HTTP or the
+    /// SOCKS slot by its type (its scheme, else the option's), the later of two for a slot wins, and an HTTP proxy
+    /// behind a SOCKS one resolves the name.
+    @Test func proxyTypesAndThePreproxyDecideWhoResolves() {
+        func route(_ url: String?, _ type: ProxyType = .http, pre: String? = nil, environment: [String: String] = [:])
+            -> (String, Bool, [String])? {
+            var settings = ProxySettings(url: url)
+            settings.type = type
+            settings.origin = type == .http ? "-x" : "--opt"
+            settings.preProxy = pre
+            return ProxyEnvironment.route(scheme: "https", host: "a.test", settings: settings, lookup: { environment[$0] })
+                .map { ($0.decider.origin, $0.resolvesNames, $0.locallyResolved.map(\.proxy)) }
+        }
+        #expect(route("p:1", .socks5)! == ("--opt", false, ["p:1"]))
+        #expect(route("http://p:1", .socks5Hostname)! == ("--opt", true, ["http://p:1"]), "http:// takes the option's type")
+        #expect(route("socks://p:1")!.1 == false, "socks:// is SOCKS4")
+        #expect(route("h:1", pre: "socks5://s:1")! == ("-x", true, ["socks5://s:1", "h:1"]), "socks5 looks the proxy up locally")
+        #expect(route("h:1", pre: "socks5h://s:1")! == ("-x", true, ["socks5h://s:1"]), "socks5h has the SOCKS proxy look it up")
+        #expect(route(nil, pre: "socks5://s:1", environment: ["https_proxy": "e:1"])! == ("--preproxy", false, ["socks5://s:1"]),
+                "a pre-proxy keeps the environment out")
+        #expect(route(nil, pre: "", environment: ["https_proxy": "e:1"]) == nil, "even an empty one")
+        #expect(route("h:1", pre: "s:1")! == ("--preproxy", true, ["s:1"]), "without a scheme, -x's type: the HTTP slot")
+        #expect(route("s:1", .socks5, pre: "socks4a://t:1")! == ("--preproxy", true, ["socks4a://t:1"]), "the later SOCKS proxy wins")
+        #expect(route("", pre: "socks5://s:1")! == ("--preproxy", false, ["socks5://s:1"]))
     }
 
     @Test func noProxyListMatchesAsLibcurl() {

@@ -134,4 +134,23 @@ import Testing
             }
         }
     }
+
+    /// `--proxy-pass` and `--proxy-tlspassword` name secret files too: a 0640 file is read, a 0644 one refused
+    /// (exit 2, one line, nothing sent).
+    @Test func theProxySecretFilesFollowTheSameRule() throws {
+        let directory = try TemporaryDirectory()
+        let passphrase = try String(contentsOfFile: try lab.value("LAB_CLIENT_PASS_FILE"), encoding: .utf8)
+        let proxy = ["-s", "-x", try lab.value("LAB_PROXY_TLS_URL"), "--proxy-cacert", lab.ca]
+        let tlsClient = ["--proxy-cert", try lab.value("LAB_CLIENT_CERT"), "--proxy-key", try lab.value("LAB_CLIENT_ENC_KEY"), "--proxy-pass"]
+        for (mode, accepted) in [(mode_t(0o640), true), (0o644, false)] {
+            let path = directory.path + "/pass-\(String(mode, radix: 8))"
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(passphrase.utf8)) && chmod(path, mode) == 0)
+            for options in [tlsClient + [path], ["--proxy-tlsuser", "srpuser", "--proxy-tlspassword", path]] {
+                let result = try ipcurl(proxy + options + lab.resolverArguments + ["-o", "/dev/null", lab.https("a.test")])
+                let refusal = "ipcurl: (2) \(path): readable by others (mode 0644): make it private with chmod 600 \(path)\n"
+                #expect(accepted ? result.status != 2 : result.status == 2 && result.stderr == refusal, "\(options): \(result.stderr)")
+                #expect(!result.stderr.contains(passphrase))
+            }
+        }
+    }
 }

@@ -3,7 +3,8 @@
 # (DNS-over-HTTPS, and plain DNS over TCP for kresd), kresd (knot-resolver: a
 # second DNS-over-HTTPS server, forwarding to unbound), httpdns_fixture.py
 # (fake vendor HTTPDNS APIs) and echo_backend.py (HTTP/1.1 backend behind
-# nginx's /api/) on loopback addresses only, all state in one directory.
+# nginx's /api/), forward_proxy.py (HTTP and HTTPS forward proxies) and socks_proxy.py
+# (SOCKS4/4a/5) on loopback addresses only, all state in one directory.
 #
 #   lab.sh up       start (idempotent), write $STATE/lab.env
 #   lab.sh down     stop (idempotent), remove pid files and lab.env
@@ -37,8 +38,10 @@ SECRETS="$STATE/secrets"
 FIXTURE=httpdns-fixture # pid file name; the process itself is python3
 ECHO_IP=127.0.0.6       # echo_backend.py (nginx proxies /api/ here)
 ECHO=echo-backend       # pid file name; the process itself is python3
-PROXY_IP=127.0.0.7      # forward_proxy.py: an open forward proxy, and one demanding Basic credentials
+PROXY_IP=127.0.0.7      # forward_proxy.py: an open forward proxy, one demanding Basic or Digest credentials, one over TLS
 PROXY=forward-proxy     # pid file name; the process itself is python3
+SOCKS_IP=127.0.0.8      # socks_proxy.py: an open SOCKS4/4a/5 proxy, and one demanding credentials
+SOCKS=socks-proxy       # pid file name; the process itself is python3
 BLACKBOX=blackbox-exporter  # pid file names; the processes are prometheus-blackbox-exporter and
 PUSHGATEWAY=pushgateway     # prometheus-pushgateway, on 127.0.0.1 (consumers of ipcurl check's reports)
 WWW="$STATE/www"        # nginx /files/: big.bin text.txt empty.txt (kept across down/up)
@@ -69,10 +72,11 @@ is_ours() {
         cmdline=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || true)
         [[ $cmdline == *"prometheus-$name"* ]] &&
             tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qxF "IPCURL_LAB_STATE=$STATE"
-    elif [[ $name == "$FIXTURE" || $name == "$ECHO" || $name == "$PROXY" ]]; then
+    elif [[ $name == "$FIXTURE" || $name == "$ECHO" || $name == "$PROXY" || $name == "$SOCKS" ]]; then
         script=httpdns_fixture.py
         [[ $name == "$ECHO" ]] && script=echo_backend.py
         [[ $name == "$PROXY" ]] && script=forward_proxy.py
+        [[ $name == "$SOCKS" ]] && script=socks_proxy.py
         cmdline=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || true)
         [[ $cmdline == *"$script"* && $cmdline == *"--pidfile $STATE/$name.pid"* ]]
     else
@@ -95,7 +99,7 @@ pid_of() {
 running() {
     pid_of nginx >/dev/null && pid_of unbound >/dev/null && pid_of kresd >/dev/null &&
         pid_of "$FIXTURE" >/dev/null && pid_of "$ECHO" >/dev/null && pid_of "$PROXY" >/dev/null &&
-        pid_of "$BLACKBOX" >/dev/null && pid_of "$PUSHGATEWAY" >/dev/null
+        pid_of "$SOCKS" >/dev/null && pid_of "$BLACKBOX" >/dev/null && pid_of "$PUSHGATEWAY" >/dev/null
 }
 
 # stop NAME: TERM, wait up to 5 s, then KILL (the process and its children).
@@ -151,6 +155,7 @@ declare -A LEAVES=(
     [$ALIYUN_TLS_NAME]="DNS:$ALIYUN_TLS_NAME"
     [$ALIYUN_V2_TLS_NAME]="DNS:$ALIYUN_V2_TLS_NAME"
     [httpdns.test]="IP:$HTTPDNS_IP, DNS:httpdns.test"
+    [proxy.test]="IP:$PROXY_IP, DNS:proxy.test"
     [failover.test]="DNS:failover.test"
     [mtls.test]="DNS:mtls.test"
     [localhost]="DNS:localhost"
@@ -185,6 +190,7 @@ make_certs() {
     done
     cert_ok client && [[ -s $CERTS/client.p12 ]] || client_cert
     [[ -s $CERTS/a.test.pin ]] || public_key_pin a.test
+    [[ -s $CERTS/proxy.test.pin ]] || public_key_pin proxy.test
 }
 
 # client_cert: the client certificate mtls.test demands (CN=lab client, signed by the lab CA) as PEM
@@ -249,6 +255,7 @@ import socket, sys
 COUNT = int(sys.argv[1])
 TAKEN = {int(p) for p in sys.argv[2:] if p}
 ADDRS = [(socket.AF_INET, "127.0.0.1"), (socket.AF_INET, "127.0.0.2"), (socket.AF_INET, "127.0.0.7"),
+         (socket.AF_INET, "127.0.0.8"),
          (socket.AF_INET, "127.0.0.3"), (socket.AF_INET, "127.0.0.5"),
          (socket.AF_INET, "127.0.0.6"), (socket.AF_INET, "127.0.0.10"), (socket.AF_INET6, "::1")]
 def free_everywhere(port):
@@ -337,7 +344,8 @@ probe_echo() {
 
 PORT_KEYS=(LAB_HTTPS_PORT LAB_HTTP_PORT LAB_DOH_PORT LAB_DNS_PORT LAB_KRESD_PORT LAB_HTTPDNS_HTTP_PORT
     LAB_HTTPDNS_ALIYUN_TLS_PORT LAB_HTTPDNS_TLS_PORT LAB_HTTPDNS_FAIL_PORT LAB_HTTPDNS_ALIYUN_V2_TLS_PORT
-    LAB_ECHO_PORT LAB_BLACKBOX_PORT LAB_PUSHGATEWAY_PORT LAB_PROXY_PORT LAB_PROXY_AUTH_PORT)
+    LAB_ECHO_PORT LAB_BLACKBOX_PORT LAB_PUSHGATEWAY_PORT LAB_PROXY_PORT LAB_PROXY_AUTH_PORT LAB_PROXY_TLS_PORT
+    LAB_SOCKS_PORT LAB_SOCKS_AUTH_PORT)
 
 load_env() {
     local key
@@ -348,13 +356,25 @@ load_env() {
     done
 }
 
-healthy() { running && load_env && probe_nginx && probe_doh && probe_kresd && probe_fixture && probe_echo && probe_proxy && probe_prometheus; }
+healthy() { running && load_env && probe_nginx && probe_doh && probe_kresd && probe_fixture && probe_echo && probe_proxy && probe_socks && probe_prometheus; }
 
-# a.test through the open proxy (CONNECT), and a 407 from the one demanding credentials.
+# a.test through the open proxy (CONNECT) and the TLS one, and a 407 from the one demanding credentials.
 probe_proxy() {
     curl -fsS --max-time 2 --cacert "$CERTS/ca.pem" -o /dev/null -x "http://$PROXY_IP:$LAB_PROXY_PORT" \
         "https://a.test:$LAB_HTTPS_PORT/" 2>/dev/null &&
+        curl -fsS --max-time 2 --cacert "$CERTS/ca.pem" --proxy-cacert "$CERTS/ca.pem" -o /dev/null \
+            -x "https://$PROXY_IP:$LAB_PROXY_TLS_PORT" "https://a.test:$LAB_HTTPS_PORT/" 2>/dev/null &&
         [[ $(curl -sS --max-time 2 -o /dev/null -w '%{http_code}' "http://$PROXY_IP:$LAB_PROXY_AUTH_PORT/" 2>/dev/null) == 407 ]]
+}
+
+# a.test through the open SOCKS proxy (SOCKS5, the proxy resolving the name) and the one demanding credentials.
+probe_socks() {
+    local user
+    user=$(<"$SECRETS/proxy.user")
+    curl -fsS --max-time 2 --cacert "$CERTS/ca.pem" -o /dev/null -x "socks5h://$SOCKS_IP:$LAB_SOCKS_PORT" \
+        "https://a.test:$LAB_HTTPS_PORT/" 2>/dev/null &&
+        curl -fsS --max-time 2 --cacert "$CERTS/ca.pem" -o /dev/null -x "socks5h://$SOCKS_IP:$LAB_SOCKS_AUTH_PORT" \
+            -U "$user" "https://a.test:$LAB_HTTPS_PORT/" 2>/dev/null
 }
 
 # start_kresd: runs kresd in the foreground of a background job (kresd 5 has
@@ -403,8 +423,18 @@ start_proxy() {
     : >"$STATE/forward-proxy.log"
     nohup python3 "$LAB_SRC/forward_proxy.py" --ip "$PROXY_IP" --port "$LAB_PROXY_PORT" \
         --auth-port "$LAB_PROXY_AUTH_PORT" --auth-file "$SECRETS/proxy.user" \
-        --pidfile "$STATE/$PROXY.pid" </dev/null >>"$STATE/forward-proxy.log" 2>&1 &
+        --tls-port "$LAB_PROXY_TLS_PORT" --cert "$CERTS/proxy.test.pem" --key "$CERTS/proxy.test.key" \
+        --client-ca "$CERTS/ca.pem" --pidfile "$STATE/$PROXY.pid" </dev/null >>"$STATE/forward-proxy.log" 2>&1 &
     PROXY_BG=$!
+}
+
+# start_socks: runs socks_proxy.py in the background (pid in SOCKS_BG), as start_proxy.
+start_socks() {
+    : >"$STATE/socks-proxy.log"
+    nohup python3 "$LAB_SRC/socks_proxy.py" --ip "$SOCKS_IP" --port "$LAB_SOCKS_PORT" \
+        --auth-port "$LAB_SOCKS_AUTH_PORT" --auth-file "$SECRETS/proxy.user" \
+        --pidfile "$STATE/$SOCKS.pid" </dev/null >>"$STATE/socks-proxy.log" 2>&1 &
+    SOCKS_BG=$!
 }
 
 # start_prometheus: blackbox_exporter (module https_lab trusts the lab CA and
@@ -475,7 +505,7 @@ EOF
 
 tails() {
     local f
-    for f in nginx-error.log unbound.log kresd.log httpdns-fixture.log echo-backend.log forward-proxy.log blackbox-exporter.log pushgateway.log; do
+    for f in nginx-error.log unbound.log kresd.log httpdns-fixture.log echo-backend.log forward-proxy.log socks-proxy.log blackbox-exporter.log pushgateway.log; do
         [[ -f $STATE/$f ]] || continue
         log "---- tail $STATE/$f"
         tail -n 20 "$STATE/$f" >&2 || true
@@ -491,6 +521,7 @@ cmd_down() {
     stop "$FIXTURE"
     stop "$ECHO"
     stop "$PROXY"
+    stop "$SOCKS"
     stop "$BLACKBOX"
     stop "$PUSHGATEWAY"
     rm -f "$ENV_FILE" "$STATE/kresd.control"
@@ -551,12 +582,13 @@ cmd_up() {
     start_fixture
     start_echo
     start_proxy
+    start_socks
     start_prometheus
 
     # Wait (up to ~10 s) until all of them answer real requests.
     local ok=""
     for ((i = 0; i < 100; i++)); do
-        if running && probe_nginx && probe_doh && probe_kresd && probe_fixture && probe_echo && probe_proxy && probe_prometheus; then
+        if running && probe_nginx && probe_doh && probe_kresd && probe_fixture && probe_echo && probe_proxy && probe_socks && probe_prometheus; then
             ok=1; break
         fi
         if ! alive "$BLACKBOX_BG" || ! alive "$PUSHGATEWAY_BG"; then
@@ -570,6 +602,9 @@ cmd_up() {
         fi
         if ! alive "$PROXY_BG"; then
             tails; cmd_down; die "the forward proxy exited (see $STATE/forward-proxy.log)"
+        fi
+        if ! alive "$SOCKS_BG"; then
+            tails; cmd_down; die "the SOCKS proxy exited (see $STATE/socks-proxy.log)"
         fi
         if ! alive "$ECHO_BG"; then
             tails; cmd_down; die "the echo backend exited (see $STATE/echo-backend.log)"
@@ -619,6 +654,13 @@ LAB_ECHO_PORT=$LAB_ECHO_PORT
 LAB_PROXY_URL=http://$PROXY_IP:$LAB_PROXY_PORT
 LAB_PROXY_AUTH_URL=http://$PROXY_IP:$LAB_PROXY_AUTH_PORT
 LAB_PROXY_USER_FILE=$SECRETS/proxy.user
+LAB_PROXY_TLS_URL=https://$PROXY_IP:$LAB_PROXY_TLS_PORT
+LAB_PROXY_TLS_PIN_FILE=$CERTS/proxy.test.pin
+LAB_PROXY_TLS_PUBKEY=$CERTS/proxy.test.pub.pem
+LAB_PROXY_LOG=$STATE/forward-proxy.log
+LAB_SOCKS_ADDRESS=$SOCKS_IP:$LAB_SOCKS_PORT
+LAB_SOCKS_AUTH_ADDRESS=$SOCKS_IP:$LAB_SOCKS_AUTH_PORT
+LAB_SOCKS_LOG=$STATE/socks-proxy.log
 LAB_CLIENT_CERT=$CERTS/client.pem
 LAB_CLIENT_KEY=$CERTS/client.key
 LAB_CLIENT_ENC_KEY=$CERTS/client-enc.key
@@ -650,6 +692,8 @@ ipcurl lab is up (state: $STATE)
          https :$LAB_HTTPDNS_ALIYUN_V2_TLS_PORT ($ALIYUN_V2_TLS_NAME); Alibaba /ss service address $HTTPDNS_SERVICE_IP
          (http :$LAB_HTTPDNS_HTTP_PORT, https :$LAB_HTTPDNS_ALIYUN_V2_TLS_PORT)
   mixed.test  A $LAB_IP (its own certificate) and A $LAB_WRONG_IP (another name's): one good address, one bad
+  proxies http://$PROXY_IP:$LAB_PROXY_PORT, http://$PROXY_IP:$LAB_PROXY_AUTH_PORT (Basic, Digest), https://$PROXY_IP:$LAB_PROXY_TLS_PORT;
+          SOCKS4/4a/5 $SOCKS_IP:$LAB_SOCKS_PORT, $SOCKS_IP:$LAB_SOCKS_AUTH_PORT (user and password)
   blackbox_exporter http://127.0.0.1:$LAB_BLACKBOX_PORT (module https_lab), pushgateway http://127.0.0.1:$LAB_PUSHGATEWAY_PORT
   CA     $CERTS/ca.pem
   env    $ENV_FILE
@@ -658,7 +702,7 @@ EOF
 
 cmd_status() {
     local n pid rc=0
-    for n in nginx unbound kresd "$FIXTURE" "$ECHO" "$PROXY" "$BLACKBOX" "$PUSHGATEWAY"; do
+    for n in nginx unbound kresd "$FIXTURE" "$ECHO" "$PROXY" "$SOCKS" "$BLACKBOX" "$PUSHGATEWAY"; do
         if pid=$(pid_of "$n"); then
             echo "$n: running (pid $pid)"
         else

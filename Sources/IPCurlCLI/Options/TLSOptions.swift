@@ -8,13 +8,9 @@ import OptionTable
 /// The target's TLS options, spelled as in curl: client certificate, pinned key, versions, ciphers, OCSP.
 /// Fetch only, and never applied to the HTTPDNS queries (see ``TargetTLSOptions``).
 struct TLSOptions: Sendable {
-    /// Where the key's passphrase comes from; the last of `-E CERT:PASSWORD` and `--pass FILE` wins, as in curl.
-    enum Passphrase: Sendable {
-        case inline(String), file(String)
-    }
-
     var tls = TargetTLSOptions()
-    var passphrase: Passphrase?
+    /// Where the key's passphrase comes from; the last of `-E CERT:PASSWORD` and `--pass FILE` wins, as in curl.
+    var passphrase: KeyPassphrase?
     /// `--engine list`: print the engines and transfer nothing, as curl.
     var listsEngines = false
     /// `--tlspassword FILE`.
@@ -28,7 +24,7 @@ struct TLSOptions: Sendable {
                   secret: .whole, power: .readsSecret) { options, argument in
             let (file, password) = ClientCertificateArgument.parse(argument.text)
             options.tls.certificate = file
-            if let password { options.passphrase = .inline(password) }
+            if let password { options.passphrase = .inline(password, origin: "-E") }
         },
         OptionRow("cert-type", nil, .string, "type", category, "Client certificate type: PEM, DER or P12") {
             $0.tls.certificateType = $1.text
@@ -101,15 +97,7 @@ struct TLSOptions: Sendable {
         } else if tls.tlsAuthUser != nil, let value = getenv("IPCURL_TLSPASSWORD"), value.pointee != 0 {
             request.template.tlsAuthPassword = try Secret.load(file: nil, variable: "IPCURL_TLSPASSWORD")
         }
-        switch passphrase {
-        case .inline(let text): request.template.keyPassphrase = Secret(value: text, origin: "-E")
-        case .file(let path): request.template.keyPassphrase = try Secret.load(file: path, variable: nil)
-        case nil:
-            // Like curl's variables, an empty one is unset; read only when there is a key to unlock.
-            guard tls.certificate != nil || tls.privateKey != nil, let value = getenv("IPCURL_PASS"), value.pointee != 0 else {
-                break
-            }
-            request.template.keyPassphrase = try Secret.load(file: nil, variable: "IPCURL_PASS")
-        }
+        request.template.keyPassphrase = try KeyPassphrase.load(passphrase, variable: "IPCURL_PASS",
+                                                                needed: tls.certificate != nil || tls.privateKey != nil)
     }
 }

@@ -231,11 +231,12 @@ final class FetchRun {
     func resolve(_ url: CurlURL) throws(CurlError) -> Resolution? {
         let route = ProxyEnvironment.route(for: url, settings: request.template.proxy)
         throughProxy = route != nil
-        if let route { session.warnAboutProxy(route, pinnable: true) }
+        if let route {
+            session.warnAboutProxy(route, pinnable: true)
+            diagnostics.trace(route.decision(for: url.host))
+        }
         if let route, route.resolvesNames {
             viaProxy = true
-            let origin = route.origin == "-x" ? "given with -x" : "from \(route.origin)"
-            diagnostics.trace("* HTTPDNS \(url.host): the proxy \(origin) resolves this name; nothing is pinned\n")
             return nil
         }
         viaProxy = false

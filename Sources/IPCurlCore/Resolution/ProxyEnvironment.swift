@@ -4,31 +4,53 @@ import Glibc
 import CurlKit
 import HTTPDNS
 
-/// Which proxy libcurl will use for a URL, decided as libcurl 7.88.1's `url.c` decides it, so ipcurl knows
+/// Which proxies libcurl will use for a URL, decided as libcurl 7.88.1's `url.c` decides them, so ipcurl knows
 /// whether the name it would pin is looked up at all: `--noproxy` (else `no_proxy`, else `NO_PROXY`) listing the
-/// host means direct; else `-x` (an empty `-x ""` means direct and ignores the environment); else the
-/// environment: `http_proxy` for http (never `HTTP_PROXY`), `https_proxy` then `HTTPS_PROXY` for https, then
-/// `all_proxy`, `ALL_PROXY`. Empty variables count as unset.
+/// host means direct; else `-x` (or `--socks5` and the other forms of it) and `--preproxy`, where an empty one
+/// counts as not given but still keeps the environment out; else, when neither was given, the environment:
+/// `http_proxy` for http (never `HTTP_PROXY`), `https_proxy` then `HTTPS_PROXY` for https, then `all_proxy`,
+/// `ALL_PROXY`. Empty variables count as unset.
 ///
-/// Through an HTTP(S) proxy, or SOCKS with remote resolution (`socks4a://`, `socks5h://`), the proxy resolves
-/// the name, so ipcurl pins nothing and says so; through `socks4://` or `socks5://` libcurl resolves the name
-/// itself and the pin is used as without a proxy.
-/// - SeeAlso: `CURLOPT_PROXY`, `CURLOPT_NOPROXY`, curl's `-x`, `--noproxy` and "ENVIRONMENT" man page section.
+/// Each proxy string goes to one of two slots by its type (``ProxyType/of(_:given:)``: its scheme, else the
+/// option's): an HTTP(S) proxy, and a SOCKS proxy, connected to first; the later of two for one slot wins. Through
+/// an HTTP(S) proxy, or a SOCKS proxy with remote resolution (`socks4a`, `socks5h`) and no HTTP proxy behind it,
+/// the proxy resolves the name, so ipcurl pins nothing and says so; through `socks4` or `socks5` alone libcurl
+/// resolves the name itself and the pin is used as without a proxy.
+/// - SeeAlso: `CURLOPT_PROXY`, `CURLOPT_PROXYTYPE`, `CURLOPT_PRE_PROXY`, `CURLOPT_NOPROXY`, curl's `-x`,
+///   `--preproxy`, `--noproxy` and "ENVIRONMENT" man page section.
 enum ProxyEnvironment {
-    /// The proxy a transfer will go through.
-    struct Route: Equatable {
-        /// `-x` or `$name` of the environment variable.
+    /// One proxy of a route: where it was given and the string, whose credential must never be printed.
+    struct Hop: Equatable {
+        /// `-x` (or the option that gave it) or `$name` of the environment variable.
         var origin: String
+        /// The proxy as given (`[scheme://][user:password@]host[:port]`).
+        var proxy: String
+        /// Its type as libcurl reads it.
+        var type: ProxyType
+    }
+
+    /// The proxies a transfer will go through.
+    struct Route: Equatable {
+        /// The proxy that decides who looks the target's name up: the HTTP(S) one if any, else the SOCKS one.
+        var decider: Hop
         /// Whether the proxy (not libcurl) looks the target's name up.
         var resolvesNames: Bool
-        /// The proxy as given (`[scheme://][user:password@]host[:port]`): a credential may be in it, never print it.
-        var proxy = ""
+        /// The proxies whose own names libcurl looks up: the first one, and an HTTP(S) proxy behind a `socks4` or
+        /// `socks5` one.
+        var locallyResolved: [Hop]
+
+        /// `-v`'s line on who resolves `host`.
+        func decision(for host: String) -> String {
+            let given = decider.origin.hasPrefix("$") ? "from \(decider.origin)" : "given with \(decider.origin)"
+            return resolvesNames ? "* HTTPDNS \(host): the proxy \(given) resolves this name; nothing is pinned\n"
+                : "* HTTPDNS \(host): the SOCKS proxy \(given) is sent the pinned address\n"
+        }
     }
 
     /// The route libcurl will take for `url` with `settings`, or `nil` for a direct connection.
     static func route(for url: CurlURL, settings: ProxySettings) -> Route? {
-        // No -x and no proxy variable: direct, whatever the host.
-        guard settings.url != nil || ProcessProxyVariables.namesAProxy else { return nil }
+        // No proxy option and no proxy variable: direct, whatever the host.
+        guard settings.url != nil || settings.preProxy != nil || ProcessProxyVariables.namesAProxy else { return nil }
         return route(scheme: url.scheme, host: url.host, settings: settings, lookup: ProcessProxyVariables.value(of:))
     }
 
@@ -43,25 +65,30 @@ enum ProxyEnvironment {
         func set(_ name: String) -> String? { lookup(name).flatMap { $0.isEmpty ? nil : $0 } }
         let exclusions = settings.noProxy ?? set("no_proxy") ?? set("NO_PROXY") ?? ""
         if NoProxyList(exclusions).matches(host) { return nil }
-        if let proxy = settings.url {
-            return proxy.isEmpty ? nil : Route(origin: "-x", resolvesNames: resolvesNames(proxy), proxy: proxy)
+        var given: [(origin: String, proxy: String)] = []
+        if settings.url != nil || settings.preProxy != nil {
+            if let url = settings.url, !url.isEmpty { given.append((settings.origin, url)) }
+            if let pre = settings.preProxy, !pre.isEmpty { given.append(("--preproxy", pre)) }
+        } else {
+            let candidates = switch scheme {
+            case "http": ["http_proxy", "all_proxy", "ALL_PROXY"]
+            case "https": ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"]
+            default: ["\(scheme)_proxy", "\(scheme.uppercased())_PROXY", "all_proxy", "ALL_PROXY"]
+            }
+            if let name = candidates.first(where: { set($0) != nil }), let proxy = set(name) { given.append(("$" + name, proxy)) }
         }
-        let candidates = switch scheme {
-        case "http": ["http_proxy", "all_proxy", "ALL_PROXY"]
-        case "https": ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"]
-        default: ["\(scheme)_proxy", "\(scheme.uppercased())_PROXY", "all_proxy", "ALL_PROXY"]
+        var http: Hop?, socks: Hop?
+        for (origin, proxy) in given {
+            // A scheme libcurl refuses ends the transfer before any lookup: counted as an HTTP proxy, so nothing is asked.
+            let type = ProxyType.of(proxy, given: settings.type) ?? .http
+            if type.isSOCKS { socks = Hop(origin: origin, proxy: proxy, type: type) } else { http = Hop(origin: origin, proxy: proxy, type: type) }
         }
-        for name in candidates {
-            if let proxy = set(name) { return Route(origin: "$" + name, resolvesNames: resolvesNames(proxy), proxy: proxy) }
+        if let http {
+            guard let socks else { return Route(decider: http, resolvesNames: true, locallyResolved: [http]) }
+            return Route(decider: http, resolvesNames: true, locallyResolved: socks.type.resolvesTargetNames ? [socks] : [socks, http])
         }
-        return nil
-    }
-
-    /// Whether a proxy URL's scheme makes the proxy resolve the target's name (all but `socks4://`, `socks5://`).
-    static func resolvesNames(_ proxy: String) -> Bool {
-        let scheme = proxy.prefix { $0 != ":" }
-        guard proxy.dropFirst(scheme.count).hasPrefix("://") else { return true }  // no scheme: an HTTP proxy
-        return !["socks4", "socks5"].contains(scheme.lowercased())
+        guard let socks else { return nil }
+        return Route(decider: socks, resolvesNames: socks.type.resolvesTargetNames, locallyResolved: [socks])
     }
 }
 

@@ -75,11 +75,13 @@ public final class ResolverSession: @unchecked Sendable {
         diagnostics.traceNotes((settings.cacheNote.map { [$0] } ?? []) + (settings.fallback ? settings.serverNameNotes() : []))
     }
 
-    /// Under `--no-fallback`, warns once per run that the request's proxy (`route`) is looked up by the system
-    /// resolver when it is named by a host name; `pinnable` when the request's handle carries the `--resolve`
-    /// entries (a fetch's), so one of them can pin it.
+    /// Under `--no-fallback`, warns once per run that each proxy of the request's `route` whose name libcurl looks
+    /// up is looked up by the system resolver when it is named by a host name; `pinnable` when the request's handle
+    /// carries the `--resolve` entries (a fetch's), so one of them can pin it.
     func warnAboutProxy(_ route: ProxyEnvironment.Route, pinnable: Bool) {
-        if let line = settings.proxyWarning(route, for: "requests", pinnable: pinnable) { diagnostics.warnOnce(line) }
+        for hop in route.locallyResolved {
+            if let line = settings.proxyWarning(hop, for: "requests", pinnable: pinnable) { diagnostics.warnOnce(line) }
+        }
     }
 
     /// Resolves `host` (as libcurl will look it up; `unicode`, the IDN as written, for `-v`) for `port`, within

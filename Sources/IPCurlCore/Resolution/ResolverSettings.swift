@@ -86,23 +86,23 @@ public struct ResolverSettings: Sendable {
                 + "or give the server by IP address"
         }
         let all = (try? ServerURL.servers(given.urls(provider, self), setting: given.setting)) ?? []
-        let proxies = all.compactMap { ProxyEnvironment.route(forQueryTo: $0) }.compactMap { route in
-            proxyWarning(route, for: "HTTPDNS queries", pinnable: false)
+        let proxies = all.compactMap { ProxyEnvironment.route(forQueryTo: $0) }.flatMap(\.locallyResolved).compactMap { hop in
+            proxyWarning(hop, for: "HTTPDNS queries", pinnable: false)
         }
         return servers + proxies
     }
 
-    /// Under `--no-fallback`, the warning for a proxy named by a host name (`route`, used for `traffic`), or `nil`:
+    /// Under `--no-fallback`, the warning for a proxy named by a host name (`hop`, used for `traffic`), or `nil`:
     /// libcurl asks the system resolver for its name unless it is an address, or (`pinnable`: the request's own
     /// handle, which carries every `--resolve` entry) a `--resolve` entry pins it.
-    func proxyWarning(_ route: ProxyEnvironment.Route, for traffic: String, pinnable: Bool) -> String? {
-        guard !fallback, let url = try? CurlURL(route.proxy), IPAddress(url.host) == nil else { return nil }
+    func proxyWarning(_ hop: ProxyEnvironment.Hop, for traffic: String, pinnable: Bool) -> String? {
+        guard !fallback, let url = try? CurlURL(hop.proxy), IPAddress(url.host) == nil else { return nil }
         // libcurl's proxy port when none is given: 443 for an https:// proxy, else 1080 (not the scheme's own).
-        let given = route.proxy.lowercased().contains("\(url.host.lowercased()):\(url.port)")
-        let port = given ? url.port : url.scheme == "https" ? 443 : 1080
+        let given = hop.proxy.lowercased().contains("\(url.host.lowercased()):\(url.port)")
+        let port = given ? url.port : hop.type == .https ? 443 : 1080
         let name = HostName.normalized(url.host)
         if pinnable, staticEntries.contains(where: { HostName.normalized($0.host) == name && $0.port == port }) { return nil }
-        let origin = route.origin == "-x" ? "given with -x" : "from \(route.origin)"
+        let origin = hop.origin.hasPrefix("$") ? "from \(hop.origin)" : "given with \(hop.origin)"
         return "proxy \(url.host) \(origin), for the \(traffic): \(Self.lookedUp); "
             + (pinnable ? "pin it with --resolve \(url.host):\(port):ADDRESS or give the proxy by IP address" : "give the proxy by IP address")
     }

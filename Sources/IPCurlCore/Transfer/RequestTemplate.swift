@@ -41,7 +41,7 @@ public struct RequestTemplate: Sendable {
     public var keyPassphrase: Secret?
     /// TLS-SRP's password (ipcurl's `--tlspassword FILE` / `$IPCURL_TLSPASSWORD`). A credential.
     public var tlsAuthPassword: Secret?
-    /// `-x`, `--noproxy`, `--proxy-user`: the target's proxy; never the HTTPDNS queries'.
+    /// `-x` and the other proxy options: the target's proxy; never the HTTPDNS queries'.
     public var proxy = ProxySettings()
     /// `--limit-rate`, `-r`, `--path-as-is`, `--raw`, `--ignore-content-length`, `--max-filesize`,
     /// `--happy-eyeballs-timeout-ms`, `-C`'s offset.
@@ -66,7 +66,7 @@ public struct RequestTemplate: Sendable {
         case .v4Only: try handle.set(ipFamilies: .v4)
         case .v6Only: try handle.set(ipFamilies: .v6)
         }
-        if direct { try handle.bypassProxies() } else { try proxy.apply(to: handle) }
+        if direct { try handle.bypassProxies() } else { try proxy.apply(to: handle, targetCAPath: transport.caPath, targetCRLFile: tls.crlFile) }
         try handle.set(userAgent: userAgent ?? IPCurlVersion.userAgent)
         try handle.set(headers: headers)
         if let customMethod { try handle.set(customMethod: customMethod) }

@@ -52,6 +52,13 @@ import Testing
                          "http://a.test:PORT/"],
              secrets: ["slash1-user", "slash3-user", "bare-user", "plain-user"] + (2...5).map { "proxy-secret-\($0)" },
              kept: ["http:/", "@127.0.0.4:PORT", "--proxy"]),
+        Line(name: "proxy options",  // the pre-proxy takes the --socks5 proxy's place: the silent listener
+             arguments: ["--socks5", "socks-user:socks-secret-1@127.0.0.9:1", "--preproxy", "socks5://pre-user:pre-secret-2@127.0.0.4:PORT",
+                         "--proxy-header", "Proxy-Authorization: Basic phdr-secret-3", "--proxy-cert", "DIR/cert.pem:pcert-secret-4",
+                         "--proxy-tlsuser", "srp-user-5", "--proxy1.0", "p10-user:p10-secret-6@127.0.0.9:1", "http://a.test:PORT/"],
+             secrets: ["socks-user", "socks-secret-1", "pre-user", "pre-secret-2", "phdr-secret-3", "pcert-secret-4", "srp-user-5",
+                       "p10-user", "p10-secret-6"],
+             kept: ["@127.0.0.9:1", "socks5://", "@127.0.0.4:PORT", "Proxy-Authorization:"]),
         Line(name: "DoH URLs with any number of slashes",
              arguments: ["--doh", "https:/doh-user-2:doh-secret-3@127.0.0.1:1/dns-query",
                          "--doh", "https:///doh-user-3:doh-secret-4@127.0.0.1:1/dns-query", "http://a.test:PORT/"],
