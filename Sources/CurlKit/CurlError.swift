@@ -56,6 +56,8 @@ public struct CurlError: Error, Sendable, Equatable, CustomStringConvertible {
     public static let malformedURL = curl(CURLE_URL_MALFORMAT)
     /// Exit 4: a feature or option is missing from the linked libcurl.
     public static let notBuiltIn = curl(CURLE_NOT_BUILT_IN)
+    /// Exit 45: the local interface, address or port to bind to could not be used.
+    public static let interfaceFailed = curl(CURLE_INTERFACE_FAILED)
     /// Exit 6: the host could not be resolved.
     public static let couldntResolveHost = curl(CURLE_COULDNT_RESOLVE_HOST)
     /// Exit 7: failed to connect.

@@ -106,6 +106,7 @@ enum FetchCommand {
         prepared.operation.follow.apply(to: &request)
         try prepared.operation.tls.apply(to: &request)
         try prepared.operation.proxy.apply(to: &request)
+        try prepared.operation.routing.apply(to: &request)
         request.template.tuning = prepared.operation.tuning
         return request
     }

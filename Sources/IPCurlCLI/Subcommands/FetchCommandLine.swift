@@ -10,6 +10,7 @@ struct FetchOperation: Sendable {
     var follow = FollowOptions()
     var tls = TLSOptions()
     var proxy = ProxyOptions()
+    var routing = RoutingOptions()
     var urls = URLList()
     var tuning = TransferTuning()
     /// `-g/--globoff`: `[]{}` in this operation's URLs are literal.
@@ -64,6 +65,7 @@ struct FetchCommandLine: Subcommand {
         + ResolverOptions.rows.map { $0.lifted({ try $1(&$0.current.resolver) }) }
         + TLSOptions.rows.map { $0.lifted({ try $1(&$0.current.tls) }) }
         + ProxyOptions.rows.map { $0.lifted({ try $1(&$0.current.proxy) }) }
+        + RoutingOptions.rows.map { $0.lifted({ try $1(&$0.current.routing) }) }
         + TuningOptions.rows.map { $0.lifted({ try $1(&$0.current.tuning) }) }
         + [
             OptionRow("next", ":", .none, "", general,

@@ -46,6 +46,9 @@ public struct RequestTemplate: Sendable {
     public var tuning = TransferTuning()
     /// `-4`/`-6`: the address families libcurl may connect to.
     public var families = AddressFamilies.both
+    /// `--connect-to`, `--unix-socket`, `--interface`, `--local-port`, `--alt-svc`, `--hsts`: where connections go
+    /// and leave from besides the URL's host and port.
+    public var route = ConnectionRoute()
 
     /// curl's defaults.
     public init() {}
@@ -62,6 +65,7 @@ public struct RequestTemplate: Sendable {
         case .v6Only: try handle.set(ipFamilies: .v6)
         }
         if direct { try handle.bypassProxies() } else { try proxy.apply(to: handle) }
+        try route.apply(to: handle)
         try handle.set(userAgent: userAgent ?? IPCurlVersion.userAgent)
         try handle.set(headers: headers)
         if let customMethod { try handle.set(customMethod: customMethod) }
