@@ -43,4 +43,16 @@ import Testing
         #expect(try alternative(["h2 a.test 443 h2 b.test"]) == nil, "a short line")
         #expect(AltSvcFile.alternative(in: scratch + ".absent", host: "a.test", port: 443) == nil)
     }
+
+    @Test func hstsUpgradesAListedUnexpiredHostAndTheSubdomainsOfADottedOne() throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("hsts-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        try ["# libcurl's HSTS cache", "a.test \"20991231 00:00:00\"", ".b.test \"unlimited\"", "old.test \"20200101 00:00:00\""]
+            .joined(separator: "\n").write(toFile: scratch, atomically: true, encoding: .utf8)
+        for (host, upgrades) in [("a.test", true), ("A.TEST.", true), ("x.a.test", false), ("b.test", true), ("x.b.test", true),
+                                 ("xb.test", false), ("old.test", false), ("c.test", false)] {
+            #expect(HSTSFile.upgrades(host, in: scratch) == upgrades, "\(host)")
+        }
+        #expect(!HSTSFile.upgrades("a.test", in: scratch + ".absent"))
+    }
 }

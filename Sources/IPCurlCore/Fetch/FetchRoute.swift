@@ -5,8 +5,8 @@ extension FetchRun {
     /// Resolves the host the hop connects to (timed for `%{dns_time}`, bounded by `--max-time`); a known host:port
     /// reuses its resolution. That host is the URL's, or the target of the `--connect-to` entry or alt-svc
     /// alternative libcurl takes for it (``ConnectionRoute/destination(host:port:secure:)``); with `--hsts`, an
-    /// `http://` hop libcurl may upgrade gets the pins of the `https://` connection too (its port and 443), in
-    /// ``extraPins``. `nil` when nothing is pinned: a unix socket resolves nothing, a proxy resolves the name itself.
+    /// `http://` hop whose host the HSTS file lists (libcurl upgrades it) gets the pins of the `https://` connection
+    /// too (on its port, and on 443 for a URL without one), in ``extraPins``. `nil` when nothing is pinned: a unix socket resolves nothing, a proxy resolves the name itself.
     /// Port 0, which nothing can connect to, is curl's exit 7 before any lookup.
     func resolve(_ url: CurlURL) throws(CurlError) -> Resolution? {
         (pinnedPlace, extraPins) = (nil, [])
@@ -32,8 +32,8 @@ extension FetchRun {
         let resolution = try resolve(destination, unicode: url.unicodeHost)
         pinnedPlace = (destination.host, destination.port)
         lastResolution = resolution
-        if route.hstsFile != nil, url.scheme == "http" {
-            for port in Set([url.port, 443]).sorted() {
+        if let hstsFile = route.hstsFile, url.scheme == "http", HSTSFile.upgrades(url.host, in: hstsFile) {
+            for port in url.port == 80 ? [80, 443] : [url.port] {
                 guard let upgraded = route.destination(host: url.host, port: port, secure: true),
                       upgraded.host != destination.host || upgraded.port != destination.port else { continue }
                 diagnostics.trace("* HSTS \(ConnectionRoute.place(url.host, url.port)): an upgrade to https connects to "

@@ -45,7 +45,7 @@ enum AltSvcFile {
     private static func entry(_ line: Substring, now: Int) -> Entry? {
         let fields = line.split(separator: " ", omittingEmptySubsequences: true)
         guard fields.count >= 8, !line.hasPrefix("#"), let sourcePort = Int(fields[2]), let port = Int(fields[5]),
-              let expires = expiry(fields[6], fields[7]), expires >= now,
+              let expires = CacheFileDate.seconds(fields[6], fields[7]), expires >= now,
               let source = alpn(fields[0]), let destination = alpn(fields[3]) else { return nil }
         var host = String(fields[4])
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
@@ -63,22 +63,8 @@ enum AltSvcFile {
         }
     }
 
-    /// `"YYYYMMDD` and `HH:MM:SS"` as seconds since the epoch (UTC).
-    private static func expiry(_ day: Substring, _ time: Substring) -> Int? {
-        let digits = day.filter(\.isNumber), clock = time.filter { $0.isNumber || $0 == ":" }.split(separator: ":")
-        guard digits.count == 8, clock.count == 3, let date = Int(digits), let hour = Int(clock[0]), let minute = Int(clock[1]),
-              let second = Int(clock[2]) else { return nil }
-        var parts = tm()
-        parts.tm_year = Int32(date / 10000 - 1900)
-        parts.tm_mon = Int32(date / 100 % 100 - 1)
-        parts.tm_mday = Int32(date % 100)
-        (parts.tm_hour, parts.tm_min, parts.tm_sec) = (Int32(hour), Int32(minute), Int32(second))
-        return Int(timegm(&parts))
-    }
-
     /// libcurl's comparison of alt-svc host names: without case, a trailing dot on either ignored.
     private static func sameHost(_ first: String, _ second: String) -> Bool {
-        func plain(_ name: String) -> String { (name.hasSuffix(".") ? String(name.dropLast()) : name).lowercased() }
-        return plain(first) == plain(second)
+        CacheFileDate.plain(first) == CacheFileDate.plain(second)
     }
 }
