@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CurlKit
 
 /// libcurl's alt-svc cache file read as libcurl 7.88 reads it (`altsvc.c`), to know which alternative a
 /// connection will take before libcurl takes it: one entry a line, `SRC-ALPN SRC-HOST SRC-PORT DST-ALPN DST-HOST
