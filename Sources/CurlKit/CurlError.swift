@@ -58,6 +58,8 @@ public struct CurlError: Error, Sendable, Equatable, CustomStringConvertible {
     public static let notBuiltIn = curl(CURLE_NOT_BUILT_IN)
     /// Exit 67: the server refused the login, or the URL holds a user name `--disallow-username-in-url` forbids.
     public static let loginDenied = curl(CURLE_LOGIN_DENIED)
+    /// Exit 45: the local interface, address or port to bind to could not be used.
+    public static let interfaceFailed = curl(CURLE_INTERFACE_FAILED)
     /// Exit 6: the host could not be resolved.
     public static let couldntResolveHost = curl(CURLE_COULDNT_RESOLVE_HOST)
     /// Exit 7: failed to connect.

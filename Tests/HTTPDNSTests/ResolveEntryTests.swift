@@ -94,6 +94,28 @@ import Testing
         }
     }
 
+    @Test func aWildcardEntryAnswersEveryHostOnItsPortAfterTheNamedOnes() throws {
+        let resolver = TableResolver(["c.test": ["10.0.0.1"]])
+        let entries = try ResolveEntry.list(parsing: ["*:443:10.9.9.9", "b.test:443:10.8.8.8"])
+        #expect(entries.map(\.description) == ["*:443:10.9.9.9", "b.test:443:10.8.8.8"] && entries[0].isWildcard)
+        let policy = ResolutionPolicy(staticEntries: entries, resolver: resolver)
+        #expect(try policy.resolve(host: "A.Test.", port: 443).entry?.description == "a.test.:443:10.9.9.9")
+        #expect(try policy.resolve(host: "b.test", port: 443).entry?.description == "b.test:443:10.8.8.8")
+        #expect(try policy.resolve(host: "c.test", port: 8443).entry?.description == "c.test:8443:10.0.0.1")
+        #expect(resolver.calls == ["c.test"])
+    }
+
+    @Test func aRemovalEntryDropsTheEarlierEntriesOfItsHostAndPort() throws {
+        func listed(_ texts: [String]) throws -> [String] { try ResolveEntry.list(parsing: texts).map(\.description) }
+        #expect(try listed(["a.test:443:10.0.0.1", "a.test:80:10.0.0.1", "-A.TEST:443"]) == ["a.test:80:10.0.0.1"])
+        #expect(try listed(["a.test:443:10.0.0.1", "-a.test:443:ignored", "a.test:443:10.0.0.2"]) == ["a.test:443:10.0.0.2"])
+        #expect(try listed(["*:443:10.0.0.1", "-*:443", "+b.test:443:10.0.0.3"]) == ["b.test:443:10.0.0.3"])
+        #expect(try listed(["a.test.:443:10.0.0.1", "-a.test:443"]) == ["a.test.:443:10.0.0.1"], "libcurl keys a.test. apart")
+        for bad in ["-a.test", "-a.test:x", "-:443", "-a b:443", "**:443:10.0.0.1"] {
+            #expect(throws: ResolutionError.self, "\(bad)") { try ResolveEntry.list(parsing: [bad]) }
+        }
+    }
+
     @Test func staticEntryForSameHostAndPortWins() throws {
         let resolver = TableResolver(["a.test": ["10.0.0.1"]])
         let fixed = try ResolveEntry(parsing: "a.test:443:10.9.9.9")

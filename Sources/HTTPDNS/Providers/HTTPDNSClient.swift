@@ -96,9 +96,11 @@ public final class HTTPDNSClient {
         let split = request.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let url = server.url(path: String(split[0]), query: split.count == 2 ? String(split[1]) : nil)
         // libcurl keys `doh.test.` and `doh.test` apart: a pin applies under the URL's own spelling only.
-        let serverPins = ([server.pin].compactMap { $0 } + pins).filter {
-            HostName.normalized($0.host) == HostName.normalized(server.host) && $0.port == server.port
-        }.map { $0.spelled(server.host) }
+        // The server's own pin, else the user's entry naming it, else the user's wildcard for its port.
+        let name = HostName.normalized(server.host) ?? server.host
+        let own = [server.pin].compactMap { $0 }.filter { !$0.isWildcard && $0.pins(name, port: server.port) }
+        let serverPins = (own + [StaticResolver.first(pinning: name, port: server.port, in: pins)].compactMap { $0 })
+            .map { $0.spelled(server.host) }
         return HTTPDNSRequest(url: url, body: request.body, headers: headers, pins: Array(serverPins.prefix(1)),
                               timeoutMS: timeoutMS, maximumBody: Self.maximumBody, joinsConnection: joinsConnection)
     }

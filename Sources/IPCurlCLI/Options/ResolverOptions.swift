@@ -46,8 +46,9 @@ struct ResolverOptions: Sendable {
         OptionRow("resolver-cmd", nil, .string, "cmd", resolverCategory,
                   "Run CMD HOST PORT (no shell) and read HOST:PORT:IP[,IP] lines from it", power: .runsProgram) { _, _ in },
     ] + VendorOptions.rows.map { $0.lifted({ try $1(&$0.vendor) }) } + PolicyOptions.rows.map { $0.lifted({ try $1(&$0.policy) }) } + [
-        OptionRow("resolve", nil, .string, "host:port:addr[,addr]", resolverCategory,
-                  "Use ADDR for HOST:PORT, as in curl; wins over HTTPDNS", repeatable: true) { $0.resolve.append($1.text) },
+        OptionRow("resolve", nil, .string, "[+]host:port:addr[,addr]", resolverCategory,
+                  "Use ADDR for HOST:PORT (* for every host on PORT), as in curl; wins over HTTPDNS; -HOST:PORT removes "
+                  + "an earlier entry", repeatable: true) { $0.resolve.append($1.text) },
         OptionRow("cacert", nil, .file, "file", tlsCategory, "Verify peers with this CA bundle (PEM)",
                   power: .changesTrust) { $0.cacert = $1.text },
         OptionRow("capath", nil, .file, "dir", tlsCategory,
@@ -128,9 +129,7 @@ struct ResolverOptions: Sendable {
         }
         try vendor.apply(to: &settings)
         try policy.apply(to: &settings)
-        for text in resolve {
-            do { settings.staticEntries.append(try ResolveEntry(parsing: text)) } catch { throw CurlError(error) }
-        }
+        do { settings.staticEntries = try ResolveEntry.list(parsing: resolve) } catch { throw CurlError(error) }
         return settings
     }
 }

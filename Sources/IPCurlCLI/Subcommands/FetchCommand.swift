@@ -125,6 +125,7 @@ enum FetchCommand {
         try prepared.operation.proxy.apply(to: &request)
         try prepared.operation.auth.apply(to: &request)
         prepared.operation.protocols.apply(to: &request)
+        try prepared.operation.routing.apply(to: &request)
         return request
     }
 }

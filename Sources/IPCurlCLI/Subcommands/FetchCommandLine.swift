@@ -12,6 +12,7 @@ struct FetchOperation: Sendable {
     var proxy = ProxyOptions()
     var auth = AuthOptions()
     var protocols = ProtocolOptions()
+    var routing = RoutingOptions()
     var urls = URLList()
     var tuning = TransferTuning()
     var conditions = ConditionOptions()
@@ -75,6 +76,7 @@ struct FetchCommandLine: Subcommand {
         + ProxyOptions.rows.map { $0.lifted({ try $1(&$0.current.proxy) }) }
         + AuthOptions.rows.map { $0.lifted({ try $1(&$0.current.auth) }) }
         + ProtocolOptions.rows.map { $0.lifted({ try $1(&$0.current.protocols) }) }
+        + RoutingOptions.rows.map { $0.lifted({ try $1(&$0.current.routing) }) }
         + TuningOptions.rows.map { $0.lifted({ try $1(&$0.current.tuning) }) }
         + ConnectionOptions.rows.map { $0.lifted({ try $1(&$0.current.tuning) }) }
         + ConditionOptions.rows.map { $0.lifted({ try $1(&$0.current.conditions) }) }

@@ -77,6 +77,9 @@ final class FetchRun {
     /// is then the proxy's (``AddressFailover/failedAddresses(after:at:requestBytesSent:pinned:throughProxy:)``).
     var throughProxy = false
     var dnsMicroseconds: Int64 = 0
+    /// The host and port the last hop's resolution is for (the `--connect-to` or alt-svc target, or the URL's),
+    /// and the pins beside it (``resolve(_:)``).
+    var pinnedPlace: (host: String, port: Int)?, extraPins: [ResolveEntry] = []
     /// The hops of the current attempt, summed as they end: memory stays flat however many hops a chain has.
     var chain = RedirectChain()
     /// The response header bytes of the current attempt's hops, against ``RedirectRules/maxChainHeaderBytes``,
@@ -223,29 +226,6 @@ final class FetchRun {
             diagnostics.trace("* Issue another request to this URL: '\(url.redacted)'\n")
             meter?.reset()
         }
-    }
-
-    /// Resolves the hop's host (timed for `%{dns_time}`, bounded by `--max-time`); a known host:port reuses its
-    /// resolution. `nil` when a proxy resolves the name instead: nothing is pinned then. Port 0, which nothing can
-    /// connect to, is curl's exit 7 before any lookup.
-    func resolve(_ url: CurlURL) throws(CurlError) -> Resolution? {
-        let route = ProxyEnvironment.route(for: url, settings: request.template.proxy)
-        throughProxy = route != nil
-        if let route {
-            session.warnAboutProxy(route, pinnable: true)
-            diagnostics.trace(route.decision(for: url.host))
-        }
-        if let route, route.resolvesNames {
-            viaProxy = true
-            return nil
-        }
-        viaProxy = false
-        try url.requireConnectablePort()
-        let budget = request.template.transport.timeoutMS.map { TimeBudget(limitMS: $0, from: attemptStart) }
-        let lookup = try session.resolve(host: url.host, port: url.port, unicode: url.unicodeHost, within: budget)
-        dnsMicroseconds += lookup.microseconds
-        lastResolution = lookup.resolution
-        return lookup.resolution
     }
 
     /// ipcurl speaks http and https only: anything else is curl's exit 1.

@@ -21,6 +21,8 @@ extension FetchRun {
     /// Performs one hop, moving to the answer's next IP when TLS fails before anything was sent
     /// (``AddressFailover``); records the hop's report and returns its handle.
     func perform(_ hop: Hop) throws(CurlError) -> EasyHandle {
+        // The previous hop's handle goes first: cleaning it up writes the alt-svc and HSTS caches this hop reads.
+        lastHandle = nil
         let resolution = try resolve(hop.url)
         var addresses = resolution?.entry?.addresses ?? []
         var failed: [IPAddress] = []  // what every attempt at this hop proved unusable
@@ -75,8 +77,10 @@ extension FetchRun {
                 guard let next = AddressFailover.remaining(after: error, at: failedIP, requestBytesSent: sent,
                                                            addresses: addresses) else {
                     chain.append(report(handle, headers, hop))
-                    if let resolution, AddressFailover.condemns(resolution.entry?.addresses ?? [], failed: failed) {
-                        session.distrust(host: hop.url.host, port: hop.url.port, resolution)
+                    // A --connect-to or alt-svc target's answer is not condemned: TLS verifies the URL's name there.
+                    if let resolution, let pinnedPlace, pinnedPlace.host == hop.url.host,
+                       AddressFailover.condemns(resolution.entry?.addresses ?? [], failed: failed) {
+                        session.distrust(host: pinnedPlace.host, port: pinnedPlace.port, resolution)
                     }
                     throw error
                 }
@@ -106,8 +110,9 @@ extension FetchRun {
             }
             spec.template.transport.timeoutMS = limit - elapsedMS
         }
-        let pinned = session.settings.staticEntries.filter { $0.host != entry?.host || $0.port != entry?.port }
-        spec.resolveEntries = pinned.isEmpty ? entry.map { [$0] } ?? [] : Self.uniqued(pinned + [entry].compactMap { $0 })
+        let own = [entry].compactMap { $0 } + extraPins
+        let pinned = session.settings.staticEntries.filter { given in !own.contains { $0.host == given.host && $0.port == given.port } }
+        spec.resolveEntries = pinned.isEmpty && extraPins.isEmpty ? own : Self.uniqued(pinned + own)
         let handle = try spec.makeHandle(stream: stream)
         diagnostics.trace(DecisionLog.entries(spec.resolveEntries))
         try share.attach(to: handle)

@@ -27,7 +27,8 @@ public struct ResolverSettings: Sendable {
     public var dnspodAlgorithm = SymmetricCipher.Algorithm.aes
     /// DNSPod's HTTPS token (`--dnspod-token-file` or `$IPCURL_DNSPOD_TOKEN`) for the token mode.
     public var dnspodToken: Secret?
-    /// `--resolve HOST:PORT:ADDR[,ADDR]` entries; they win over HTTPDNS.
+    /// `--resolve HOST:PORT:ADDR[,ADDR]` and `*:PORT:ADDR` entries (after the `-HOST:PORT` removals); they win
+    /// over HTTPDNS.
     public var staticEntries: [ResolveEntry] = []
     /// `--dns-timeout`: milliseconds each lookup may take (every server of it; each host of each hop and each
     /// retry gets its own).
@@ -101,7 +102,7 @@ public struct ResolverSettings: Sendable {
         let given = hop.proxy.lowercased().contains("\(url.host.lowercased()):\(url.port)")
         let port = given ? url.port : hop.type == .https ? 443 : 1080
         let name = HostName.normalized(url.host)
-        if pinnable, staticEntries.contains(where: { HostName.normalized($0.host) == name && $0.port == port }) { return nil }
+        if pinnable, let name, StaticResolver.first(pinning: name, port: port, in: staticEntries) != nil { return nil }
         let origin = hop.origin.hasPrefix("$") ? "from \(hop.origin)" : "given with \(hop.origin)"
         return "proxy \(url.host) \(origin), for the \(traffic): \(Self.lookedUp); "
             + (pinnable ? "pin it with --resolve \(url.host):\(port):ADDRESS or give the proxy by IP address" : "give the proxy by IP address")
@@ -114,9 +115,9 @@ public struct ResolverSettings: Sendable {
         guard let given = provider.descriptor.servers else { return [] }
         let servers = (try? ServerURL.servers(given.urls(provider, self), setting: given.setting)) ?? []
         return servers.filter { server in
-            IPAddress(server.host) == nil && !staticEntries.contains {
-                HostName.normalized($0.host) == HostName.normalized(server.host) && $0.port == server.port
-            }
+            IPAddress(server.host) == nil && HostName.normalized(server.host).flatMap {
+                StaticResolver.first(pinning: $0, port: server.port, in: staticEntries)
+            } == nil
         }
     }
 

@@ -50,6 +50,9 @@ public struct RequestTemplate: Sendable {
     public var families = AddressFamilies.both
     /// Server authentication beyond `-u`: methods, bearer token, AWS SigV4, GSS-API, `.netrc`.
     public var auth = ServerAuth()
+    /// `--connect-to`, `--unix-socket`, `--interface`, `--local-port`, `--alt-svc`, `--hsts`: where connections go
+    /// and leave from besides the URL's host and port.
+    public var route = ConnectionRoute()
 
     /// curl's defaults.
     public init() {}
@@ -67,6 +70,7 @@ public struct RequestTemplate: Sendable {
         case .v6Only: try handle.set(ipFamilies: .v6)
         }
         if direct { try handle.bypassProxies() } else { try proxy.apply(to: handle, targetCAPath: transport.caPath, targetCRLFile: tls.crlFile) }
+        try route.apply(to: handle)
         try handle.set(userAgent: userAgent ?? IPCurlVersion.userAgent)
         try handle.set(headers: headers)
         if let customMethod { try handle.set(customMethod: customMethod) }
