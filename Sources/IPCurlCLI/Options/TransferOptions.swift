@@ -132,11 +132,30 @@ struct TransferOptions: Sendable {
         return lines
     }
 
-    /// `url` with `query` appended to its query (before a fragment), as `-G` and `--url-query` append.
+    /// `url` with `query` appended to its query (before a fragment), as `-G` and `--url-query` append it through
+    /// libcurl's URL API (`CURLU_APPENDQUERY`): `&` between them unless the query is empty or ends with one, and
+    /// the appended part's `%XX` escapes in lower case.
     static func url(_ url: String, appending query: String) -> String {
         let fragment = url.firstIndex(of: "#")
         let base = fragment.map { String(url[..<$0]) } ?? url
-        return base + (base.contains("?") ? "&" : "?") + query + (fragment.map { String(url[$0...]) } ?? "")
+        let separator = !base.contains("?") ? "?" : base.hasSuffix("?") || base.hasSuffix("&") ? "" : "&"
+        return base + separator + lowercasedEscapes(query) + (fragment.map { String(url[$0...]) } ?? "")
+    }
+
+    /// `text` with the hex digits of each `%XX` escape in lower case, as libcurl's URL API stores a query part.
+    static func lowercasedEscapes(_ text: String) -> String {
+        var bytes = Array(text.utf8)
+        var index = 0
+        func isHex(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte | 0x20) }
+        while index + 2 < bytes.count {
+            if bytes[index] == UInt8(ascii: "%"), isHex(bytes[index + 1]), isHex(bytes[index + 2]) {
+                for offset in 1...2 where (0x41...0x46).contains(bytes[index + offset]) { bytes[index + offset] |= 0x20 }
+                index += 3
+            } else {
+                index += 1
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     static let twoMethods = CurlError.usage("You can only select one HTTP request method! (-d, -F and -T each choose one)")

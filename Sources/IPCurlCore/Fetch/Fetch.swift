@@ -117,7 +117,7 @@ final class FetchRun {
         if let path = request.etagSavePath {
             guard let saved = ETagFile(path: path) else {
                 diagnostics.warning("Failed creating file for saving etags: \"\(Printable.escaped(path))\". Skip this transfer")
-                return nil
+                return CurlError.readError.with(message: "no transfer performed")
             }
             etags = saved
         }

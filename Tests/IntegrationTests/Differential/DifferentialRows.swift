@@ -5,7 +5,7 @@ enum DifferentialRows {
 
     static var all: [DifferentialRow] {
         grammar + writeOut + data + forms + headers + redirects + failures + transfers + several + errors + config + configFiles
-            + viaDoH + sharedState + inputs + authAndProtocols + routing
+            + viaDoH + sharedState + inputs + authAndProtocols + routing + options
     }
 
     /// Grouped short options, attached values, `=` forms, prefixes, `--no-`, `--`.

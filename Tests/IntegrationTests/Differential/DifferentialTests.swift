@@ -20,7 +20,9 @@ import Testing
         let key = "diff-\(UInt32.random(in: 0...UInt32.max))"
         let pins = ["a.test", "b.test"].flatMap { ["--resolve", "\($0):\(lab.httpsPort):\(lab.ip)", "--resolve", "\($0):\(lab.httpPort):\(lab.ip)"] }
         let common = ["--cacert", lab.ca, "-A", "differential"]
-        let resolver = row.viaDoH ? ["--doh", lab.dohURL] : pins
+        // Without --resolve pins ipcurl asks the lab's DoH server; with them, a name they miss goes there too, never
+        // to the built-in public resolvers.
+        let resolver = row.viaDoH ? ["--doh", lab.dohURL] : pins + ["--doh", lab.dohURL]
         let ours = try Side(lab: lab, row: row, key: key, pins: ["--no-fallback"] + resolver + common)
         let theirs = try Side(lab: lab, row: row, key: key + "c", pins: pins + common)
         let environment = CurlOracle.environment(["HOME": ours.directory.path, "XDG_CONFIG_HOME": ours.directory.path])
