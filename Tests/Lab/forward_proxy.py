@@ -204,6 +204,15 @@ class Server(socketserver.ThreadingTCPServer):
         return connection, address
 
 
+def open_and_authenticated(server, a):
+    """The open listener on --port and, with --auth-port, one demanding the user:password of --auth-file."""
+    servers = [server((a.ip, a.port), None)]
+    if a.auth_port:
+        with open(a.auth_file) as f:
+            servers.append(server((a.ip, a.auth_port), f.read().strip()))
+    return servers
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ip", required=True)
@@ -216,10 +225,7 @@ def main():
     ap.add_argument("--client-ca")
     ap.add_argument("--pidfile")
     a = ap.parse_args()
-    servers = [Server((a.ip, a.port), None)]
-    if a.auth_port:
-        with open(a.auth_file) as f:
-            servers.append(Server((a.ip, a.auth_port), f.read().strip()))
+    servers = open_and_authenticated(Server, a)
     if a.tls_port:
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(a.cert, a.key)

@@ -24,7 +24,7 @@ import socket
 import socketserver
 import struct
 
-from forward_proxy import log, pump, target_address
+from forward_proxy import log, open_and_authenticated, pump, target_address
 
 
 class Closed(Exception):
@@ -152,10 +152,7 @@ def main():
     ap.add_argument("--auth-file")
     ap.add_argument("--pidfile")
     a = ap.parse_args()
-    servers = [Server((a.ip, a.port), None)]
-    if a.auth_port:
-        with open(a.auth_file) as f:
-            servers.append(Server((a.ip, a.auth_port), f.read().strip()))
+    servers = open_and_authenticated(Server, a)
     listening = " ".join(f"{a.ip}:{s.server_address[1]}" for s in servers)
     labdaemon.serve(servers, a.pidfile, log, listening)
 
