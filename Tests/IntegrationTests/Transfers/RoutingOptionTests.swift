@@ -161,7 +161,7 @@ import Testing
         try oracle.compare(["--local-port", "40000-40100", "-w", "%{http_code}", "-o", "/dev/null", lab.https("a.test")])
         let bound = try oracle.ours(["--local-port", "40000-40100", "-w", "%{local_port}", "-o", "/dev/null", lab.https("a.test")])
         #expect((40000...40100).contains(Int(bound.stdout) ?? 0), "\(bound.stdout) \(bound.stderr)")
-        let single = Int.random(in: 41000...48000)
+        let single = try Self.freeLocalPort()
         let one = try oracle.ours(["--local-port", "\(single)", "-w", "%{local_port}", "-o", "/dev/null", lab.https("a.test")])
         #expect(one.stdout == "\(single)", "\(one.stdout) \(one.stderr)")
         for bad in ["70000", "40100-40000", "x", "-5", "1-70000", ""] {
@@ -169,6 +169,23 @@ import Testing
             let curls = try oracle.theirs(["--local-port", bad, lab.https("a.test")])
             #expect(mine.status == 2 && curls.status == 2, "\(bad): \(mine.stderr)")
         }
+    }
+
+    /// A TCP port on 127.0.0.1 that nothing holds now: the kernel's choice for a socket bound to port 0.
+    static func freeLocalPort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+            }
+        }
+        guard bound else { throw LabError("no free local port") }
+        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     @Test func anInterfaceNamedByAHostNameIsRefusedNotLookedUp() throws {
