@@ -283,4 +283,10 @@ write("FuzzOptionParser", ["\0".join(words) for words in [
     ["cache", "list", "--json"], ["-vZ", "--parallel-max", "5", "--retry=3", "--no-fallback", "https://x/[1-3]"],
     ["--aliyun-account", "139450", "--aliyun-secret", "s3cret", "--dnspod-key", "0123456789abcdef", "-K", "f", "https://x/"],
     ["--help", "all"], ["-:", "--", "-not-an-option"],
+    ["--connect-to", "a.example::b.example:8443", "--resolve", "*:443:192.0.2.1", "--resolve", "-a.example:443",
+     "--socks5-hostname", "s.example:1080", "--preproxy", "socks5://p:1", "-p", "--proxy-header", "X: 1", "https://a.example/"],
+    ["--proto", "-all,+https", "--proto-redir", "=https", "--netrc-optional", "--digest", "-u", "a:b", "--oauth2-bearer", "",
+     "--aws-sigv4", "aws:amz:r:s", "-z", "-Sun, 06 Nov 1994 08:49:37 GMT", "--url-query", "+a=b", "--rate", "3/m", "https://x/"],
+    ["--ftp-pasv", "-P", "-", "--tftp-blksize", "512", "-Y", "1", "-y", "5", "--keepalive-time", "9", "--no-clobber", "-R",
+     "--etag-save", "e", "--etag-compare", "e", "--curves", "X25519", "--help", "HTTP", "-#", "-V", "https://x/"],
 ]])

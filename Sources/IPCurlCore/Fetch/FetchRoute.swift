@@ -6,7 +6,8 @@ extension FetchRun {
     /// reuses its resolution. That host is the URL's, or the target of the `--connect-to` entry or alt-svc
     /// alternative libcurl takes for it (``ConnectionRoute/destination(host:port:secure:)``); with `--hsts`, an
     /// `http://` hop whose host the HSTS file lists (libcurl upgrades it) gets the pins of the `https://` connection
-    /// too (on its port, and on 443 for a URL without one), in ``extraPins``. `nil` when nothing is pinned: a unix socket resolves nothing, a proxy resolves the name itself.
+    /// too (on its port, and on 443 for a URL without one), in ``extraPins``. `nil` when nothing is pinned: a unix
+    /// socket resolves nothing, a proxy resolves the name itself.
     /// Port 0, which nothing can connect to, is curl's exit 7 before any lookup.
     func resolve(_ url: CurlURL) throws(CurlError) -> Resolution? {
         (pinnedPlace, extraPins) = (nil, [])
