@@ -57,7 +57,7 @@ struct IgnoredOptions: Sendable {
         ("egd-file", nil, .file, .build("libcurl 7.84 and later ignore it")),
         ("sslv2", "2", .none, .build("SSLv2 is not supported (curl ignores it too)")),
         ("sslv3", "3", .none, .build("SSLv3 is not supported (curl ignores it too)")),
-        ("npn", nil, .boolean, .build("NPN is no longer supported (curl ignores it too)")),
+        ("npn", nil, .boolean, .build("libcurl has no NPN (curl ignores it too)")),
         ("styled-output", nil, .boolean, .build("ipcurl writes headers without styles")),
         ("libcurl", nil, .file, .build("ipcurl writes no libcurl source code")),
         ("http3", nil, .none, noCAres), ("http3-only", nil, .none, noCAres), ("dns-servers", nil, .string, noCAres),

@@ -40,7 +40,7 @@ import Testing
             "ipcurl: warning: -P has no effect: it is for FTP, and ipcurl speaks HTTP and HTTPS only",
             "ipcurl: warning: --tftp-blksize has no effect: it is for TFTP, and ipcurl speaks HTTP and HTTPS only",
             "ipcurl: warning: --sslv3 has no effect: SSLv3 is not supported (curl ignores it too)",
-            "ipcurl: warning: --no-npn has no effect: NPN is no longer supported (curl ignores it too)",
+            "ipcurl: warning: --no-npn has no effect: libcurl has no NPN (curl ignores it too)",
         ], "\(given.stderr)")
         let silent = try oracle.ours(["-s", "--ftp-pasv", "--mail-from", "a@b.test", url])
         #expect(silent.status == 0 && silent.stderr.isEmpty && silent.stdout == plain.stdout)
