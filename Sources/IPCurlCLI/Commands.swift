@@ -104,6 +104,7 @@ public enum Commands {
         }
         parser.configFileOption = "config"
         parser.readFile = readFile
+        parser.laterRows = { Command.laterRows }
         return parser
     }
 

@@ -11,7 +11,12 @@
 ///   (``ConfigFileError``), wherever it is included.
 /// - SeeAlso: curl's `src/tool_getparam.c` (`getparameter`, `parse_args`), `src/tool_parsecfg.c`.
 public struct CommandLineParser<Config> {
-    public let rows: [OptionRow<Config>]
+    /// The rows names are looked up in; ``laterRows`` join them when a name is not found here.
+    public private(set) var rows: [OptionRow<Config>]
+    /// Rows built only when a command line names an option ``rows`` lack (an exact name, a `--no-` form, a prefix
+    /// or a letter not among them): a run that names only common options never builds the rest of its table.
+    /// Every name is looked up as in one table, since rows are searched in order and names are unique.
+    public var laterRows: (() -> [OptionRow<Config>])?
     /// Receives each argument that is not an option (URLs, host names).
     public var positional: (inout Config, String) throws -> Void
     /// The long name of the row whose value is a config file to read (`config`); `nil`: no config files.
@@ -43,6 +48,14 @@ public struct CommandLineParser<Config> {
     // names into a dictionary first.
     private func rowIndex(long name: String) -> Int? { rows.firstIndex { $0.long == name } }
     private func rowIndex(short letter: Character) -> Int? { rows.firstIndex { $0.short == letter } }
+
+    /// Adds ``laterRows`` to ``rows`` once; `false` when there are none left to add.
+    private mutating func addLaterRows() -> Bool {
+        guard let later = laterRows else { return false }
+        laterRows = nil
+        rows += later()
+        return true
+    }
 
     /// Applies `arguments` (the command line without the program name) to `config`.
     public mutating func parse(_ arguments: [String], into config: inout Config) throws {
@@ -119,8 +132,15 @@ public struct CommandLineParser<Config> {
 
     /// The row a long name means, and whether a boolean is turned on: the exact name, else `no-` + a boolean's
     /// name, else the one name it is a prefix of.
-    private func longRow(_ name: String) throws(OptionError) -> (Int, Bool) {
+    private mutating func longRow(_ name: String) throws(OptionError) -> (Int, Bool) {
         if let exact = rowIndex(long: name) { return (exact, true) }
+        if laterRows != nil {
+            if name.hasPrefix("no-"), let row = rowIndex(long: String(name.dropFirst(3))), rows[row].argument == .boolean {
+                return (row, false)
+            }
+            _ = addLaterRows()
+            return try longRow(name)
+        }
         if name.hasPrefix("no-"), let row = rowIndex(long: String(name.dropFirst(3))) {
             guard rows[row].argument == .boolean else {
                 throw OptionError("option --\(name): --no- is only for boolean options; --\(rows[row].long) takes no --no- form")
@@ -225,7 +245,9 @@ extension CommandLineParser {
         var letters = group
         while let letter = letters.first {
             letters = letters.dropFirst()
-            guard let row = rowIndex(short: letter) else { throw OptionError("option -\(letter): is unknown") }
+            guard let row = rowIndex(short: letter) ?? (addLaterRows() ? rowIndex(short: letter) : nil) else {
+                throw OptionError("option -\(letter): is unknown")
+            }
             var text = ""
             if rows[row].argument.takesValue {
                 guard let given = try value(letters.isEmpty ? nil : letters, rows[row].secret, nil) else {

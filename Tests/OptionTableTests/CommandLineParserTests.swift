@@ -258,3 +258,40 @@ private func failure(_ arguments: [String], files: [String: String] = [:]) -> St
         #expect(OptionPower.runsProgram.reason == "runs a program")
     }
 }
+
+/// Rows a parser builds only when a name is missing from its first rows: every name resolves as in one table.
+@Suite struct LaterRowsTests {
+    /// The first rows split after `cacert`, the rest later; `built` counts the times the later rows were built.
+    private final class Counter: @unchecked Sendable { var built = 0 }
+
+    private func parse(_ arguments: [String], counter: Counter) throws -> Line {
+        let split = rows.firstIndex { $0.long == "cert" }!
+        var line = Line()
+        var parser = CommandLineParser(rows: Array(rows[..<split])) { $0.urls.append($1) }
+        parser.laterRows = {
+            counter.built += 1
+            return Array(rows[split...])
+        }
+        try parser.parse(arguments, into: &line)
+        return line
+    }
+
+    @Test func firstRowsAloneBuildNothingMore() throws {
+        let counter = Counter()
+        let line = try parse(["-sS", "--no-verbose", "-o", "f", "--data-binary", "x", "https://a.test/"], counter: counter)
+        #expect(line.silent && line.showError && !line.verbose && line.output == "f" && line.data == ["binary:x"])
+        #expect(counter.built == 0)
+    }
+
+    @Test func laterNamesLettersAndPrefixesResolveAsInOneTable() throws {
+        let counter = Counter()
+        let line = try parse(["--url", "https://a.test/", "-s", "-h", "all", "--ur", "https://b.test/"], counter: counter)
+        #expect(line.urls == ["https://a.test/", "https://b.test/"] && line.help == "all")
+        #expect(counter.built == 1, "built once, whatever is named after")
+        let letter = try parse(["-sh"], counter: Counter())
+        #expect(letter.silent && letter.help == "")
+        // A prefix of names on both sides is ambiguous, as in one table; an unknown name is unknown after both.
+        #expect(throws: OptionError.self) { try parse(["--c"], counter: Counter()) }
+        #expect(throws: OptionError.self) { try parse(["--nosuch"], counter: Counter()) }
+    }
+}

@@ -56,31 +56,58 @@ struct FetchCommandLine: Subcommand {
     static let several = OptionCategory("transfers", "Several URLs per run: globbing, parallel transfers")
     static let debug = OptionCategory("debug", "Tracing what is sent and received")
 
-    /// The fetch table: every option of `ipcurl [options] URL...`, in the order help lists them.
+    /// The options most command lines name, which the parser starts with: what is sent, where the output goes,
+    /// redirects, the resolver, TLS, the command line's own rows, help and version. ``laterRows`` holds the rest.
     static let rows: [OptionRow<FetchCommandLine>] = {
-        var rows = ownRows
-        rows += commonRows(general, for: rows)
+        // One array grown in place: a chain of `+` would copy every row once per group after it.
+        var rows: [OptionRow<FetchCommandLine>] = []
+        rows.reserveCapacity(160)
+        lift(TransferOptions.rows, into: &rows) { try $1(&$0.current.transfer) }
+        lift(URLList.rows, into: &rows) { try $1(&$0.current.urls) }
+        for row in OutputOptions.rows {
+            rows.append(OutputOptions.globalNames.contains(row.long) ? row.lifted({ try $1(&$0.globalOutput) })
+                                                                     : row.lifted({ try $1(&$0.current.output) }))
+        }
+        lift(FollowOptions.rows, into: &rows) { try $1(&$0.current.follow) }
+        lift(ResolverOptions.rows, into: &rows) { try $1(&$0.current.resolver) }
+        lift(TLSOptions.rows, into: &rows) { try $1(&$0.current.tls) }
+        rows += ownRows
+        rows += commonRows(general, for: rows, laterCategories: laterCategories)
         return rows
     }()
 
-    /// Built by the call, not kept: ``rows`` appends the common rows to the one copy.
+    /// Proxies, authentication, protocols, routing, tuning, connections, conditions and the options without
+    /// effect: built only for a command line that names one of them (or for help and the documents), so a
+    /// request that names none pays nothing for them at start-up.
+    static var laterRows: [OptionRow<FetchCommandLine>] {
+        var rows: [OptionRow<FetchCommandLine>] = []
+        rows.reserveCapacity(180)
+        lift(ProxyOptions.rows, into: &rows) { try $1(&$0.current.proxy) }
+        lift(AuthOptions.rows, into: &rows) { try $1(&$0.current.auth) }
+        lift(ProtocolOptions.rows, into: &rows) { try $1(&$0.current.protocols) }
+        lift(RoutingOptions.rows, into: &rows) { try $1(&$0.current.routing) }
+        lift(TuningOptions.rows, into: &rows) { try $1(&$0.current.tuning) }
+        lift(ConnectionOptions.rows, into: &rows) { try $1(&$0.current.tuning) }
+        lift(ConditionOptions.rows, into: &rows) { try $1(&$0.current.conditions) }
+        lift(IgnoredOptions.rows, into: &rows) { try $1(&$0.current.ignored) }
+        return rows
+    }
+
+    /// The categories of ``laterRows``, for `--help`'s words, without building the rows.
+    private static var laterCategories: [OptionCategory] {
+        [ProxyOptions.category, AuthOptions.category, ProtocolOptions.category, RoutingOptions.category,
+         TuningOptions.category, ConnectionOptions.category, IgnoredOptions.category]
+    }
+
+    /// Appends `part`'s rows to `rows`, each applied to the part `path` reaches.
+    private static func lift<Part>(_ part: [OptionRow<Part>], into rows: inout [OptionRow<FetchCommandLine>],
+                                   _ path: @escaping @Sendable (inout FetchCommandLine, (inout Part) throws -> Void) throws -> Void) {
+        for row in part { rows.append(row.lifted(path)) }
+    }
+
+    /// The rows of the command line itself (operations, several URLs, traces, config files).
     private static var ownRows: [OptionRow<FetchCommandLine>] {
-        TransferOptions.rows.map { $0.lifted({ try $1(&$0.current.transfer) }) }
-        + URLList.rows.map { $0.lifted({ try $1(&$0.current.urls) }) }
-        + OutputOptions.rows.map { row in
-            OutputOptions.globalNames.contains(row.long) ? row.lifted({ try $1(&$0.globalOutput) }) : row.lifted({ try $1(&$0.current.output) })
-        }
-        + FollowOptions.rows.map { $0.lifted({ try $1(&$0.current.follow) }) }
-        + ResolverOptions.rows.map { $0.lifted({ try $1(&$0.current.resolver) }) }
-        + TLSOptions.rows.map { $0.lifted({ try $1(&$0.current.tls) }) }
-        + ProxyOptions.rows.map { $0.lifted({ try $1(&$0.current.proxy) }) }
-        + AuthOptions.rows.map { $0.lifted({ try $1(&$0.current.auth) }) }
-        + ProtocolOptions.rows.map { $0.lifted({ try $1(&$0.current.protocols) }) }
-        + RoutingOptions.rows.map { $0.lifted({ try $1(&$0.current.routing) }) }
-        + TuningOptions.rows.map { $0.lifted({ try $1(&$0.current.tuning) }) }
-        + ConnectionOptions.rows.map { $0.lifted({ try $1(&$0.current.tuning) }) }
-        + ConditionOptions.rows.map { $0.lifted({ try $1(&$0.current.conditions) }) }
-        + [
+        [
             OptionRow("next", ":", .none, "", general,
                       "Start a new operation: the options after it apply to the URLs after it") { line, _ in
                 line.operations.append(FetchOperation())
@@ -124,7 +151,6 @@ struct FetchCommandLine: Subcommand {
             OptionRow("disable", "q", .none, "", general,
                       "As the first option: don't read the default config file") { _, _ in },
         ]
-        + IgnoredOptions.rows.map { $0.lifted({ try $1(&$0.current.ignored) }) }
     }
 
     /// `--rate N[/unit]` as curl reads it: N at least 1, unit `s`, `m`, `h` (the default) or `d`; the interval

@@ -30,8 +30,12 @@ protocol Subcommand: Sendable {
     static var summary: String { get }
     /// The category `--help` and `--version` are listed under.
     static var category: OptionCategory { get }
-    /// The whole option table in help order: its own options and ``commonRows(_:for:)``, built once.
+    /// The option table the parser starts with, in help order: its own options and ``commonRows(_:for:)``, built
+    /// once.
     static var rows: [OptionRow<Self>] { get }
+    /// Options the parser builds only when a command line names one ``rows`` lack (``CommandLineParser/laterRows``);
+    /// help, the man page and completions list them after ``rows``.
+    static var laterRows: [OptionRow<Self>] { get }
 
     /// Every option at its default.
     init()
@@ -50,14 +54,20 @@ protocol Subcommand: Sendable {
 extension Subcommand {
     static func prefix(for arguments: [String]) -> [String] { [] }
 
+    static var laterRows: [OptionRow<Self>] { [] }
+
+    /// Every option: ``rows`` then ``laterRows``, for help, the man page and completions.
+    static var allRows: [OptionRow<Self>] { rows + laterRows }
+
     /// The command that shows this subcommand's help.
     static var helpCommand: String { name == Subcommands.defaultName ? "ipcurl --help" : "ipcurl help \(name)" }
 
     /// The `--help` and `--version` rows of a table whose other options are `own`, listed under `category`:
     /// `--help` takes `all`, `category`, `exit` and the categories of the table (only its own, so a start-up builds
     /// no other subcommand's table).
-    static func commonRows(_ category: OptionCategory, for own: [OptionRow<Self>]) -> [OptionRow<Self>] {
-        var words = ["all", "category", "exit"] + OptionCategory.inOrder(own.lazy.map { $0.category }).map { $0.name }
+    static func commonRows(_ category: OptionCategory, for own: [OptionRow<Self>],
+                           laterCategories: [OptionCategory] = []) -> [OptionRow<Self>] {
+        var words = ["all", "category", "exit"] + OptionCategory.inOrder(own.lazy.map { $0.category } + laterCategories).map { $0.name }
         if !words.contains(category.name) { words.append(category.name) }
         return [
             OptionRow("help", "h", .optionalWord(words), "", category,
@@ -68,13 +78,13 @@ extension Subcommand {
 
     /// This subcommand for the man page and completions.
     static var documentSummary: SubcommandSummary {
-        SubcommandSummary(name: name, usage: usage, summary: summary, rows: rows)
+        SubcommandSummary(name: name, usage: usage, summary: summary, rows: allRows)
     }
 
     /// Help text for `word` (empty, a category, `category`, `exit` or `all`; any other word lists the categories).
     static func helpText(_ word: String) -> String {
         if word.lowercased() == "exit" { return ExitCodes.helpText() }
-        return HelpText(rows: rows, usage: usage, helpCommand: helpCommand).render(word)
+        return HelpText(rows: allRows, usage: usage, helpCommand: helpCommand).render(word)
     }
 }
 
