@@ -160,9 +160,9 @@ struct TransferOptions: Sendable {
 
     static let twoMethods = CurlError.usage("You can only select one HTTP request method! (-d, -F and -T each choose one)")
 
-    /// Fills the request part of `request` from the operation's `inputs` (``readInputs(_:)``) and `upload`, the
-    /// `-T` file paired with this URL; its template first (the other option sets add to it).
-    func apply(to request: inout FetchRequest, inputs: TransferInputs, upload: String?) throws(CurlError) {
+    /// Fills the parts of `request` every URL of the operation shares, from its `inputs` (``readInputs(_:)``):
+    /// the template first (the other option sets add to it), headers, credentials, referer and cookies.
+    func applyShared(to request: inout FetchRequest, inputs: TransferInputs) throws(CurlError) {
         request.template = template
         request.template.headers = inputs.headers
         if inputs.json {
@@ -174,19 +174,6 @@ struct TransferOptions: Sendable {
                 }
             }
         }
-        let kinds = [!data.isEmpty, !form.isEmpty, upload != nil].filter { $0 }.count
-        guard kinds <= 1 else { throw Self.twoMethods }
-        if let query = inputs.urlQuery { request.url = Self.url(request.url, appending: query) }
-        switch inputs.body {
-        case .query(let query)?:
-            request.url = Self.url(request.url, appending: query)
-        case .data(let segments)?:
-            request.payload = .data(segments)
-        case nil:
-            break
-        }
-        if let parts = inputs.form { request.payload = .form(parts) }
-        if let upload { (request.payload, request.url) = try RequestPayload.upload(upload, url: request.url) }
         if let user {
             guard user.contains(":") else {
                 throw CurlError.usage("-u \(user.prefix { $0 != ":" }): give user:password (ipcurl never prompts)")
@@ -201,5 +188,23 @@ struct TransferOptions: Sendable {
         let strings = cookie.filter { $0.contains("=") }
         if !strings.isEmpty { request.cookies = strings.joined(separator: ";") }
         request.template.cookieFiles = cookie.filter { !$0.contains("=") }
+    }
+
+    /// Fills the parts of `request` that are its URL's own: the queries `--url-query` and `-G` append, and the
+    /// body, or the `-T` file paired with this URL (`upload`).
+    func apply(to request: inout FetchRequest, inputs: TransferInputs, upload: String?) throws(CurlError) {
+        let kinds = [!data.isEmpty, !form.isEmpty, upload != nil].filter { $0 }.count
+        guard kinds <= 1 else { throw Self.twoMethods }
+        if let query = inputs.urlQuery { request.url = Self.url(request.url, appending: query) }
+        switch inputs.body {
+        case .query(let query)?:
+            request.url = Self.url(request.url, appending: query)
+        case .data(let segments)?:
+            request.payload = .data(segments)
+        case nil:
+            break
+        }
+        if let parts = inputs.form { request.payload = .form(parts) }
+        if let upload { (request.payload, request.url) = try RequestPayload.upload(upload, url: request.url) }
     }
 }

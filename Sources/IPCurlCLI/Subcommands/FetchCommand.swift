@@ -81,51 +81,53 @@ enum FetchCommand {
         return failure.map(Completion.reported) ?? .success
     }
 
-    /// One operation's options and what its inputs read, kept once for all its transfers (a reference, so a
-    /// transfer's request is built without copying the options).
+    /// One operation's options, what its inputs read and the request parts its URLs share, made once for all its
+    /// transfers (a reference, so a transfer's request is built without copying the options).
     private final class PreparedOperation: Sendable {
         let operation: FetchOperation
         let inputs: TransferInputs
-        /// `-z`, `--etag-compare` and `--etag-save` as read.
-        let conditions: ConditionOptions.Resolved
-        /// Why the inputs could not be read: every transfer of the operation fails with it.
+        /// The request every URL of the operation starts from: all but the URL's own parts.
+        let base: FetchRequest
+        /// Why the inputs could not be read or the shared parts made: every transfer of the operation fails with it.
         let failure: CurlError?
 
         init(_ operation: FetchOperation, diagnostics: Diagnostics) {
             self.operation = operation
             for warning in operation.protocols.warnings + operation.auth.warnings { diagnostics.warning(warning) }
-            var conditions = ConditionOptions.Resolved()
+            var inputs = TransferInputs(), base = FetchRequest(url: "")
             do throws(CurlError) {
-                conditions = try operation.conditions.resolve(diagnostics)
+                let conditions = try operation.conditions.resolve(diagnostics)
                 inputs = try operation.transfer.readInputs(diagnostics)
+                try operation.transfer.applyShared(to: &base, inputs: inputs)
+                base.template.tuning = operation.tuning
+                base.template.tuning.timeCondition = conditions.timeCondition
+                if let line = conditions.ifNoneMatch { base.template.headers.append(line) }
+                base.etagSavePath = conditions.etagSave
+                operation.follow.apply(to: &base)
+                try operation.tls.apply(to: &base)
+                try operation.proxy.apply(to: &base)
+                try operation.auth.apply(to: &base)
+                operation.protocols.apply(to: &base)
+                try operation.routing.apply(to: &base)
                 failure = nil
             } catch {
-                inputs = TransferInputs()
                 failure = error
             }
-            self.conditions = conditions
+            (self.inputs, self.base) = (inputs, base)
         }
     }
 
-    /// The request `prepared`'s options describe for `transfer`.
+    /// The request `prepared`'s options describe for `transfer`: the operation's shared parts, then the URL's own
+    /// (its query, body or upload, and its output).
     private static func makeRequest(_ transfer: PlannedTransfer, _ prepared: PreparedOperation) throws(CurlError) -> FetchRequest {
         if let failure = prepared.failure { throw failure }
-        var request = FetchRequest(url: transfer.url)
+        var request = prepared.base
+        request.url = transfer.url
         try prepared.operation.transfer.apply(to: &request, inputs: prepared.inputs, upload: transfer.upload)
-        request.template.tuning = prepared.operation.tuning
-        request.template.tuning.timeCondition = prepared.conditions.timeCondition
-        if let line = prepared.conditions.ifNoneMatch { request.template.headers.append(line) }
-        request.etagSavePath = prepared.conditions.etagSave
         request.outputPath = transfer.output.map(prepared.operation.output.placed)
         // As curl: -O names the file after the URL as given, before -T appends the upload's name to it.
         if transfer.remoteName { request.outputPath = prepared.operation.output.placed(try URLList.remoteName(of: transfer.url)) }
         try prepared.operation.output.apply(to: &request)
-        prepared.operation.follow.apply(to: &request)
-        try prepared.operation.tls.apply(to: &request)
-        try prepared.operation.proxy.apply(to: &request)
-        try prepared.operation.auth.apply(to: &request)
-        prepared.operation.protocols.apply(to: &request)
-        try prepared.operation.routing.apply(to: &request)
         return request
     }
 }

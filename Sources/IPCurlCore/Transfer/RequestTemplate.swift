@@ -36,23 +36,23 @@ public struct RequestTemplate: Sendable {
     public var transport = TransportOptions()
     /// The target's own TLS (versions, ciphers, client certificate, pinned key, `--cert-status`); never the
     /// HTTPDNS queries'.
-    public var tls = TargetTLSOptions()
+    @CopyOnWrite public var tls = TargetTLSOptions()
     /// The client key's passphrase (`-E CERT:PASSWORD`, or ipcurl's `--pass FILE` / `$IPCURL_PASS`). A credential.
     public var keyPassphrase: Secret?
     /// TLS-SRP's password (ipcurl's `--tlspassword FILE` / `$IPCURL_TLSPASSWORD`). A credential.
     public var tlsAuthPassword: Secret?
     /// `-x` and the other proxy options: the target's proxy; never the HTTPDNS queries'.
-    public var proxy = ProxySettings()
+    @CopyOnWrite public var proxy = ProxySettings()
     /// `--limit-rate`, `-r`, `--path-as-is`, `--raw`, `--ignore-content-length`, `--max-filesize`,
     /// `--happy-eyeballs-timeout-ms`, `-C`'s offset.
     public var tuning = TransferTuning()
     /// `-4`/`-6`: the address families libcurl may connect to.
     public var families = AddressFamilies.both
     /// Server authentication beyond `-u`: methods, bearer token, AWS SigV4, GSS-API, `.netrc`.
-    public var auth = ServerAuth()
+    @CopyOnWrite public var auth = ServerAuth()
     /// `--connect-to`, `--unix-socket`, `--interface`, `--local-port`, `--alt-svc`, `--hsts`: where connections go
     /// and leave from besides the URL's host and port.
-    public var route = ConnectionRoute()
+    @CopyOnWrite public var route = ConnectionRoute()
 
     /// curl's defaults.
     public init() {}
