@@ -5,8 +5,9 @@ import OptionTable
 /// `--proto`, `--proto-redir` and `--proto-default`, in curl's grammar; ipcurl's redirect loop applies them
 /// (``ProtocolRules``).
 struct ProtocolOptions: Sendable {
-    /// The protocols each list allows, by libcurl's names; ipcurl uses their http and https.
-    var allowed = Set(CurlRuntime.protocols), redirectAllowed = Set(CurlRuntime.protocols)
+    /// The protocols each list allows, by libcurl's names (`nil`: every one, as nothing narrowed it); ipcurl uses
+    /// their http and https.
+    var allowed: Set<String>?, redirectAllowed: Set<String>?
     var defaultScheme: String?
     /// curl's warnings for names libcurl does not know, told when the operation starts.
     var warnings: [String] = []
@@ -72,8 +73,8 @@ struct ProtocolOptions: Sendable {
 
     /// Fills the request's protocol rules: ipcurl's schemes within each list.
     func apply(to request: inout FetchRequest) {
-        request.protocols.allowed = allowed.intersection(ProtocolRules.spoken)
-        request.protocols.redirectAllowed = redirectAllowed.intersection(ProtocolRules.spoken)
+        if let allowed { request.protocols.allowed = ProtocolRules.Schemes(allowed) }
+        if let redirectAllowed { request.protocols.redirectAllowed = ProtocolRules.Schemes(redirectAllowed) }
         request.protocols.defaultScheme = defaultScheme
     }
 }

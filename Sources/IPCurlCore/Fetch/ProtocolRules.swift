@@ -5,8 +5,26 @@ import CurlKit
 /// sets are subsets of those two.
 /// - SeeAlso: `CURLOPT_PROTOCOLS_STR`, `CURLOPT_REDIR_PROTOCOLS_STR`, `CURLOPT_DEFAULT_PROTOCOL`.
 public struct ProtocolRules: Sendable, Equatable {
+    /// Some of ipcurl's two schemes, by name; other names are not among them. Two bits, not a `Set<String>`:
+    /// every request carries two of these, and a set of strings costs its metadata a conformance lookup at start-up.
+    public struct Schemes: Sendable, Equatable, ExpressibleByArrayLiteral {
+        private var bits: UInt8 = 0
+
+        /// The schemes among `names` (`http`, `https`); any other name is left out.
+        public init(_ names: some Sequence<String>) {
+            for name in names { bits |= Self.bit(name) }
+        }
+
+        public init(arrayLiteral names: String...) { self.init(names) }
+
+        /// Whether `scheme` (lower case) is one of these.
+        public func contains(_ scheme: String) -> Bool { bits & Self.bit(scheme) != 0 }
+
+        private static func bit(_ name: String) -> UInt8 { name == "http" ? 1 : name == "https" ? 2 : 0 }
+    }
+
     /// ipcurl's schemes: what every request may use unless `--proto` narrows it.
-    public static let spoken: Set<String> = ["http", "https"]
+    public static let spoken: Schemes = ["http", "https"]
 
     /// `--proto`: every request, redirects included.
     public var allowed = Self.spoken
