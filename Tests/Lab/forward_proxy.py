@@ -204,6 +204,17 @@ class Server(socketserver.ThreadingTCPServer):
         return connection, address
 
 
+def listener_arguments():
+    """The arguments both lab proxies take: --ip, --port, --auth-port, --auth-file and --pidfile."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ip", required=True)
+    ap.add_argument("--port", type=int, required=True)
+    ap.add_argument("--auth-port", type=int)
+    ap.add_argument("--auth-file")
+    ap.add_argument("--pidfile")
+    return ap
+
+
 def open_and_authenticated(server, a):
     """The open listener on --port and, with --auth-port, one demanding the user:password of --auth-file."""
     servers = [server((a.ip, a.port), None)]
@@ -214,16 +225,11 @@ def open_and_authenticated(server, a):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--ip", required=True)
-    ap.add_argument("--port", type=int, required=True)
-    ap.add_argument("--auth-port", type=int)
-    ap.add_argument("--auth-file")
+    ap = listener_arguments()
     ap.add_argument("--tls-port", type=int)
     ap.add_argument("--cert")
     ap.add_argument("--key")
     ap.add_argument("--client-ca")
-    ap.add_argument("--pidfile")
     a = ap.parse_args()
     servers = open_and_authenticated(Server, a)
     if a.tls_port:

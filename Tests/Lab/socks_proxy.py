@@ -18,13 +18,12 @@ stderr, with what the client gave, a name or an address, so a test can tell who 
 
 Started by lab.sh; logs go to stderr.
 """
-import argparse
 import labdaemon
 import socket
 import socketserver
 import struct
 
-from forward_proxy import log, open_and_authenticated, pump, target_address
+from forward_proxy import listener_arguments, log, open_and_authenticated, pump, target_address
 
 
 class Closed(Exception):
@@ -145,13 +144,7 @@ class Server(socketserver.ThreadingTCPServer):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--ip", required=True)
-    ap.add_argument("--port", type=int, required=True)
-    ap.add_argument("--auth-port", type=int)
-    ap.add_argument("--auth-file")
-    ap.add_argument("--pidfile")
-    a = ap.parse_args()
+    a = listener_arguments().parse_args()
     servers = open_and_authenticated(Server, a)
     listening = " ".join(f"{a.ip}:{s.server_address[1]}" for s in servers)
     labdaemon.serve(servers, a.pidfile, log, listening)
