@@ -43,6 +43,7 @@ public struct PhaseSpread: Sendable, Equatable {
 /// Nearest rank: the P-th percentile of n sorted values is the value at rank ⌈P/100 × n⌉ (counting from 1), always
 /// one of the values measured: of 1…10 the 50th is 5, the 95th and 99th are 10; of [1, 2] the 50th is 1.
 public struct SampleSpread: Sendable, Equatable {
+    /// Microseconds: the least, the nearest-rank 50th, 95th and 99th percentiles, the greatest.
     public var min: Int64, p50: Int64, p95: Int64, p99: Int64, max: Int64
 
     /// The spread of `values` (at least one).
