@@ -164,11 +164,11 @@ import Testing
 
     @Test func unknownKeysAreNamedWithTheAllowedOnes() {
         #expect(failure("targets:\n  - url: https://a.test/\n    timeout: 5\n")
-            == #"t.yaml:3:5: unknown key "timeout" in target (expected one of: name, url, method, headers, body, all_ips, expect)"#)
+            == #"t.yaml:3:5: unknown key "timeout" in target (expected one of: name, url, method, headers, body, all_ips, samples, max_failed_samples, expect)"#)
         #expect(failure("target:\n  - url: https://a.test/\n")
             == #"t.yaml:1:1: unknown key "target" at the top level (expected one of: defaults, resolver, labels, targets)"#)
         #expect(failure("defaults: { body: x }\ntargets: [{url: https://a.test/}]")
-            == #"t.yaml:1:13: unknown key "body" in defaults (expected one of: all_ips, method, headers, expect)"#)
+            == #"t.yaml:1:13: unknown key "body" in defaults (expected one of: all_ips, method, headers, samples, max_failed_samples, expect)"#)
         #expect(failure("targets: [{url: https://a.test/, expect: {code: 200}}]")?
             .hasPrefix(#"t.yaml:1:43: unknown key "code" in expect (expected one of: status, min_cert_days, max_time_ms,"#) == true)
     }

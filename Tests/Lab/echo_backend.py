@@ -16,6 +16,8 @@ Routes (see Tests/Lab/README.md):
   /api/flaky?key=K&fails=N&code=C[&retry_after=S]
                                            the first N hits of key K get C, then 200
   /api/hits?key=K                          flaky hits of key K so far: "N\\n"
+  /api/conn?key=K                          200; counts the request and its client connection under key K
+  /api/conns?key=K                         key K's /api/conn requests and distinct client connections: "R C\\n"
   /api/set-cookie?name=value[&...]         Set-Cookie: name=value; Path=/ for each pair
   /api/delay?ms=N                          sleeps N ms, then 200
   /api/drip?bytes=N&chunk=C&ms=M           Content-Length N, C bytes of 'x' every M ms
@@ -55,6 +57,7 @@ NO_BODY = {204, 304}
 
 FLAKY_LOCK = threading.Lock()
 FLAKY_HITS = {}  # key -> hits so far
+CONNS = {}  # key -> [requests, set of nginx client connection numbers]
 
 
 class BadRequest(Exception):
@@ -168,6 +171,26 @@ def hits(q):
     with FLAKY_LOCK:
         n = FLAKY_HITS.get(key, 0)
     return text(200, f"{n}\n")
+
+
+def conn(h, q):
+    key = arg(q, "key")
+    if not key:
+        raise BadRequest("missing key")
+    with FLAKY_LOCK:
+        seen = CONNS.setdefault(key, [0, set()])
+        seen[0] += 1
+        seen[1].add(h.headers.get("X-Lab-Connection", ""))
+    return text(200, "counted\n")
+
+
+def conns(q):
+    key = arg(q, "key")
+    if not key:
+        raise BadRequest("missing key")
+    with FLAKY_LOCK:
+        requests, connections = CONNS.get(key, [0, set()])
+        return text(200, f"{requests} {len(connections)}\n")
 
 
 def set_cookie(url):
@@ -390,6 +413,10 @@ def route(h, url, body_hash, body_len):
         return flaky(q)
     if path == "/api/hits":
         return hits(q)
+    if path == "/api/conn":
+        return conn(h, q)
+    if path == "/api/conns":
+        return conns(q)
     if path == "/api/set-cookie":
         return set_cookie(url)
     if path == "/api/delay":

@@ -18,6 +18,9 @@ struct CheckCommand: Subcommand {
     var expectStatus: StatusSet?
     var minCertDays: Int?
     var maxTimeMS: Int?
+    var percentileMS: (p50: Int?, p95: Int?, p99: Int?)
+    var samples: Int?
+    var maxFailedSamples: Int?
     var compareSystem = false
     var parallel = 16
     var format = CheckFormat.text
@@ -52,6 +55,21 @@ struct CheckCommand: Subcommand {
         },
         OptionRow("max-time-ms", nil, .number, "n", category, "Fail a probe that takes longer (connect to last byte)") {
             $0.maxTimeMS = try $1.integer(in: 1...Int(Int32.max))
+        },
+        OptionRow("expect-p50-ms", nil, .number, "n", category, "Fail an address whose samples' median total time is longer") {
+            $0.percentileMS.p50 = try $1.integer(in: 1...Int(Int32.max))
+        },
+        OptionRow("expect-p95-ms", nil, .number, "n", category, "Fail an address whose samples' 95th percentile is longer") {
+            $0.percentileMS.p95 = try $1.integer(in: 1...Int(Int32.max))
+        },
+        OptionRow("expect-p99-ms", nil, .number, "n", category, "Fail an address whose samples' 99th percentile is longer") {
+            $0.percentileMS.p99 = try $1.integer(in: 1...Int(Int32.max))
+        },
+        OptionRow("samples", nil, .number, "n", category, "Probe each address N times, each on a fresh connection (1-1000)") {
+            $0.samples = try $1.integer(in: 1...1000)
+        },
+        OptionRow("max-failed-samples", nil, .number, "n", category, "Samples of an address that may fail (default 0)") {
+            $0.maxFailedSamples = try $1.integer(in: 0...1000)
         },
         OptionRow("compare-system", nil, .boolean, "", category,
                   "Also ask the system resolver and report names whose answers differ") { $0.compareSystem = $1.isOn },
@@ -118,11 +136,14 @@ struct CheckCommand: Subcommand {
         expect.status = expectStatus
         expect.minCertDays = minCertDays
         expect.maxTimeMS = maxTimeMS
+        (expect.p50MS, expect.p95MS, expect.p99MS) = percentileMS
         let fileDefaults = file?.defaults.expect ?? Expectation()
         var all = (file?.targets ?? []).map { target in
             var target = target
             target.expect = fileDefaults.overridden(by: expect).overridden(by: target.expect)
             target.allIPs = target.allIPs || allIPs
+            target.samples = samples ?? target.samples
+            target.maxFailedSamples = maxFailedSamples ?? target.maxFailedSamples
             return target
         }
         for typed in urls {
@@ -135,6 +156,8 @@ struct CheckCommand: Subcommand {
             target.allIPs = allIPs || file?.defaults.allIPs == true
             target.headers = headers.isEmpty ? file?.defaults.headers ?? [] : headers
             if let method = method ?? file?.defaults.method { target.method = method }
+            target.samples = samples ?? file?.defaults.samples ?? 1
+            target.maxFailedSamples = maxFailedSamples ?? file?.defaults.maxFailedSamples ?? 0
             all.append(target)
         }
         var plan = CheckPlan(targets: all)

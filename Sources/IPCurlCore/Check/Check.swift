@@ -5,7 +5,7 @@ import CurlKit
 import HTTPDNS
 
 /// Runs `ipcurl check`: resolves every target's name once through the resolution policy, plans one probe per
-/// target (or one per address with ``CheckTarget/allIPs``), runs the probes on one multi loop with at most
+/// target (or one per address with ``CheckTarget/allIPs``), runs each probe ``CheckTarget/samples`` times on one multi loop with at most
 /// ``CheckPlan/parallel`` at a time, each on a fresh connection pinned to its address, and checks every
 /// expectation. A name whose probes all failed on every address of its answer has its cached answer dropped, by
 /// the rule a fetch drops one (``NameTable/distrustFailedAnswers(_:_:)``).
@@ -22,13 +22,25 @@ public enum Check {
         session.announce()
         let names = NameTable(urls: parsed.compactMap(\.url), session: session, timeLimitMS: plan.timeLimitMS)
         let probes = parsed.flatMap { ProbePlanner.probes(for: $0, names: names) }
-        var results = probes.map(\.result)
-        let runner = ProbeRunner(plan: plan, startedAt: startedAt)
-        runner.run(probes) { index, result in results[index] = result }
+        let results = sample(probes, plan: plan, startedAt: startedAt)
         names.distrustFailedAnswers(probes, results)
         let comparisons = plan.compareSystem ? names.compareWithSystem(dnsTimeoutMS: plan.resolver.dnsTimeoutMS,
                                                                                    families: plan.resolver.families) : []
         return CheckReport(probes: results, labels: plan.labels, comparisons: comparisons, startedAt: startedAt,
                            durationMicroseconds: (clock.now - began).wholeMicroseconds)
+    }
+
+    /// Runs each probe its target's ``CheckTarget/samples`` times in rounds: sample k of every address before
+    /// sample k+1 of any, so one address's samples never overlap; each round waits for its slowest probe.
+    private static func sample(_ probes: [PlannedProbe], plan: CheckPlan, startedAt: Int64) -> [ProbeResult] {
+        var samples = probes.map { _ in [ProbeResult]() }
+        let runner = ProbeRunner(plan: plan, startedAt: startedAt)
+        let rounds = probes.map(\.result.target.samples).max() ?? 1
+        for round in 0..<rounds {
+            let due = probes.indices.filter { probes[$0].runs && round < probes[$0].result.target.samples }
+            if due.isEmpty { break }
+            runner.run(due.map { probes[$0] }) { index, result in samples[due[index]].append(result) }
+        }
+        return probes.indices.map { SampleAggregate.result(of: samples[$0], planned: probes[$0].result) }
     }
 }

@@ -18,6 +18,10 @@ public struct CheckTarget: Sendable, Equatable {
     public var allIPs = false
     /// What every probe of this target must see.
     public var expect = Expectation()
+    /// `--samples`: how many times each address is probed, each on a fresh connection (1...1000).
+    public var samples = 1
+    /// `--max-failed-samples`: how many of an address's samples may fail with the address still passing.
+    public var maxFailedSamples = 0
 
     /// A GET of `url` named after it.
     public init(url: String, name: String? = nil) {
@@ -45,6 +49,12 @@ public struct Expectation: Sendable, Equatable {
     public var tlsMin: TLSVersion?
     /// The HTTP version the response must use: `1.0`, `1.1`, `2`, `3`.
     public var httpVersion: String?
+    /// The nearest-rank 50th percentile of an address's samples' total times must be at most this many milliseconds.
+    public var p50MS: Int?
+    /// The same for the 95th percentile.
+    public var p95MS: Int?
+    /// The same for the 99th percentile.
+    public var p99MS: Int?
 
     /// No assertions.
     public init() {}
@@ -63,6 +73,9 @@ public struct Expectation: Sendable, Equatable {
         if !other.headers.isEmpty { merged.headers = other.headers }
         if let tls = other.tlsMin { merged.tlsMin = tls }
         if let version = other.httpVersion { merged.httpVersion = version }
+        if let ms = other.p50MS { merged.p50MS = ms }
+        if let ms = other.p95MS { merged.p95MS = ms }
+        if let ms = other.p99MS { merged.p99MS = ms }
         return merged
     }
 }

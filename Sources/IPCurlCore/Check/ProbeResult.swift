@@ -1,6 +1,7 @@
 import HTTPDNS
 
-/// What one probe found: the transfer's measurements and every assertion that failed.
+/// What one probe found: the transfer's measurements and every assertion that failed. With `--samples N` it is
+/// one address's result over its samples (``SampleAggregate``), the measurements those of one sample.
 /// - SeeAlso: `CURLINFO_PRIMARY_IP`, `CURLINFO_RESPONSE_CODE`, `CURLINFO_HTTP_VERSION`.
 public struct ProbeResult: Sendable {
     /// The target probed.
@@ -25,6 +26,8 @@ public struct ProbeResult: Sendable {
     public var certificate: CertificateSummary?
     /// `CURLINFO_PRIMARY_IP`: where the connection really went.
     public var connectedIP = ""
+    /// The address's samples: how many ran and failed, and the spread of their phase times.
+    public var samples = SampleSummary()
     /// The addresses of the probe's pin its failure proves unusable
     /// (``AddressFailover/failedAddresses(after:at:requestBytesSent:pinned:throughProxy:)``); not reported.
     var failedAddresses: [IPAddress] = []

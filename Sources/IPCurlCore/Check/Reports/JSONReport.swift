@@ -4,8 +4,11 @@ import HTTPDNS
 /// precision), timestamps in RFC 3339, and `null` where a value is absent (no address, no response, no TLS).
 ///
 ///     {"labels":{..},"started_at":"..","duration_seconds":1.2,"passed":false,
-///      "summary":{"probes":3,"passed":1,"failed":2},"probes":[{..,"labels":{..}}],
+///      "summary":{"probes":3,"passed":1,"failed":2},"probes":[{..,"labels":{..},"samples":{"count":1,"failed":0}}],
 ///      "names":[{"host":"a.test","httpdns":[..],"system":[..],"system_error":null,"differs":true}]}
+///
+/// With `--samples N` above 1 a record also has `sample_timings`: per phase (`total`, `connect`, `tls`,
+/// `processing`, `transfer`) the completed samples' `min_seconds`, `p50_seconds`, `p95_seconds`, `p99_seconds`, `max_seconds`.
 enum JSONReport {
     static func render(_ report: CheckReport) -> String {
         let failed = report.failedCount
@@ -32,7 +35,7 @@ enum JSONReport {
         let failures = probe.failures.map {
             "{\"assertion\":\(quoted($0.assertion)),\"expected\":\(quoted($0.expected)),\"actual\":\(quoted($0.actual))}"
         }
-        let fields: [(String, String)] = [
+        var fields: [(String, String)] = [
             ("passed", "\(probe.passed)"), ("reason", quoted(probe.reason)), ("name", quoted(probe.target.name)),
             ("url", quoted(probe.target.url)), ("method", quoted(probe.target.method)),
             ("address", optional(probe.address?.description)), ("family", optional(probe.family)),
@@ -43,8 +46,18 @@ enum JSONReport {
             ("http_version", optional(probe.httpVersion == "0" ? "" : probe.httpVersion)),
             ("tls_version", optional(probe.tlsVersion?.number)),
             ("certificate", probe.certificate.map { certificate($0, now: now) } ?? "null"), ("labels", labels),
+            ("samples", "{\"count\":\(probe.samples.count),\"failed\":\(probe.samples.failed)}"),
         ]
+        if !probe.samples.spreads.isEmpty { fields.append(("sample_timings", sampleTimings(probe.samples.spreads))) }
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+    }
+
+    /// `{"total":{"min_seconds":..,"p50_seconds":..,"p95_seconds":..,"p99_seconds":..,"max_seconds":..},"connect":..}`.
+    private static func sampleTimings(_ spreads: [PhaseSpread]) -> String {
+        "{" + spreads.map { item in
+            "\"\(item.phase.rawValue)\":{" + item.spread.named.map { "\"\($0.name)_seconds\":" + ReportFormat.seconds($0.value) }
+                .joined(separator: ",") + "}"
+        }.joined(separator: ",") + "}"
     }
 
     private static func certificate(_ cert: CertificateSummary, now: Int64) -> String {

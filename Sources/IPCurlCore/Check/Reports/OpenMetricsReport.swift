@@ -50,6 +50,17 @@ enum OpenMetricsReport {
                   each { String($0.error?.exitCode ?? 0) })
         out.gauge("ipcurl_probe_failure_info", help: "Why a failed probe failed: the failure type and the one-line reason.",
                   probes.compactMap { item in item.probe.failureType.map { (item.labels + [("type", $0), ("reason", item.probe.reason)], "1") } })
+        out.gauge("ipcurl_probe_samples", help: "Samples taken of the address, each on a fresh connection.",
+                  each { String($0.samples.count) })
+        out.gauge("ipcurl_probe_failed_samples", help: "Samples of the address that failed.", each { String($0.samples.failed) })
+        out.gauge("ipcurl_probe_sample_duration_seconds", unit: "seconds",
+                  help: "Over the completed samples, per phase: min, nearest-rank p50, p95, p99 and max.",
+                  probes.flatMap { item in
+                      item.probe.samples.spreads.flatMap { phase in
+                          phase.spread.named.map { (item.labels + [("phase", phase.phase.rawValue), ("statistic", $0.name)],
+                                                    ReportFormat.seconds($0.value)) }
+                      }
+                  })
         out.gauge("ipcurl_check_probes", help: "Probes in the check.", [([], String(report.probes.count))])
         out.gauge("ipcurl_check_failed_probes", help: "Probes that failed.", [([], String(report.failedCount))])
         out.gauge("ipcurl_check_duration_seconds", unit: "seconds", help: "The whole check's wall time.",

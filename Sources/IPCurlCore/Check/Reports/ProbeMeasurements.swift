@@ -1,5 +1,6 @@
 /// A probe's measurements as `key: value` lines (JUnit's `<system-out>`), unescaped: the caller escapes for its
-/// format. Times are in seconds, timestamps RFC 3339.
+/// format. Times are in seconds, timestamps RFC 3339. Over more than one sample, the sample counts and per phase
+/// `sample_time_<phase>: min …s, p50 …s, p95 …s, p99 …s, max …s`.
 enum ProbeMeasurements {
     static func lines(_ probe: ProbeResult, now: Int64) -> [String] {
         var lines = [
@@ -18,6 +19,13 @@ enum ProbeMeasurements {
             "http_version: " + (probe.httpVersion == "0" ? "none" : probe.httpVersion),
             "tls_version: " + (probe.tlsVersion?.number ?? "none"),
         ]
+        if probe.samples.count > 1 {
+            lines += ["samples: \(probe.samples.count)", "failed_samples: \(probe.samples.failed)"]
+            lines += probe.samples.spreads.map { item in
+                "sample_time_\(item.phase.rawValue): " + item.spread.named.map { "\($0.name) " + ReportFormat.seconds($0.value) + "s" }
+                    .joined(separator: ", ")
+            }
+        }
         if let cert = probe.certificate {
             lines += [
                 "cert_subject: " + cert.subject, "cert_issuer: " + cert.issuer,

@@ -5,7 +5,7 @@ public enum ReportLabel {
     /// Label names the reports set themselves (`job` and `instance` are a Pushgateway's).
     public static let reserved: Set<String> = [
         "target", "name", "ip", "family", "occurrence", "phase", "version", "host", "resolver", "answer_source",
-        "connected_ip", "method", "subject", "issuer", "subject_alternative_names", "reason", "type", "job", "instance",
+        "connected_ip", "method", "subject", "issuer", "subject_alternative_names", "reason", "type", "statistic", "job", "instance",
     ]
 
     /// Why `name` cannot be a label name, or `nil` when it can.

@@ -1,6 +1,7 @@
 import HTTPDNS
 
-/// `--format text`: the labels, a table with one row per probe, each probe's details, the summary line and, with
+/// `--format text`: the labels, a table with one row per probe, each probe's details (over more than one sample, the
+/// sample counts and per phase min, p50, p95, p99 and max), the summary line and, with
 /// `--compare-system`, the names whose system DNS answer differs. Every value from a server or a user goes through
 /// ``Printable`` so it cannot move the cursor; colour (green PASS, red FAIL) only when asked.
 enum TextReport {
@@ -61,6 +62,13 @@ enum TextReport {
         let phases = [("dns", t.resolve), ("connect", t.connect), ("tls", t.tls), ("ttfb", t.processing),
                       ("transfer", t.transfer), ("total", t.total)]
         lines.append("timings (ms): " + phases.map { "\($0.0) \(ReportFormat.milliseconds($0.1))" }.joined(separator: ", "))
+        if probe.samples.count > 1 {
+            lines.append("samples: \(probe.samples.count), \(probe.samples.failed) failed")
+            lines += probe.samples.spreads.map { item in
+                (item.phase == .processing ? "ttfb" : item.phase.rawValue) + " (ms): "
+                    + item.spread.named.map { "\($0.name) " + ReportFormat.milliseconds($0.value) }.joined(separator: ", ")
+            }
+        }
         if let cert = probe.certificate {
             let days = cert.daysLeft(at: now)
             lines.append("certificate: subject " + Printable.quoted(cert.subject) + ", issuer " + Printable.quoted(cert.issuer))

@@ -95,6 +95,10 @@ public struct TargetDefaults: Sendable, Equatable {
     public var method: String?
     /// The header lines (`Name: value`) of targets without `headers:`.
     public var headers: [String]
+    /// `samples`, when given: how many times each address of a target without its own is probed.
+    public var samples: Int?
+    /// `max_failed_samples`, when given.
+    public var maxFailedSamples: Int?
 
     /// Defaults that set nothing, or the given ones.
     public init(allIPs: Bool? = nil, expect: Expectation = Expectation(), method: String? = nil, headers: [String] = []) {

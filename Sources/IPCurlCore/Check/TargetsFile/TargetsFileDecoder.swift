@@ -8,9 +8,9 @@ struct TargetsFileDecoder {
     /// The top-level keys, in the order error messages list them.
     static let fileKeys = ["defaults", "resolver", "labels", "targets"]
     /// A target's keys.
-    static let targetKeys = ["name", "url", "method", "headers", "body", "all_ips", "expect"]
+    static let targetKeys = ["name", "url", "method", "headers", "body", "all_ips", "samples", "max_failed_samples", "expect"]
     /// The keys of `defaults:`.
-    static let defaultsKeys = ["all_ips", "method", "headers", "expect"]
+    static let defaultsKeys = ["all_ips", "method", "headers", "samples", "max_failed_samples", "expect"]
 
     /// The whole file.
     func file(_ root: YAMLNode) throws(TargetsFileError) -> TargetsFile {
@@ -37,6 +37,8 @@ struct TargetsFileDecoder {
         for entry in try entries(node, key: "defaults", context: "in defaults", allowed: Self.defaultsKeys) {
             switch entry.key {
             case "all_ips": defaults.allIPs = try bool(entry.value, key: entry.key)
+            case "samples": defaults.samples = try samples(entry.value)
+            case "max_failed_samples": defaults.maxFailedSamples = try maxFailedSamples(entry.value)
             case "method": defaults.method = try method(entry.value)
             case "headers": defaults.headers = try headers(entry.value, key: entry.key).map { "\($0.name): \($0.value)" }
             default: defaults.expect = try expectation(entry.value)
@@ -70,6 +72,7 @@ struct TargetsFileDecoder {
         }
         var url: (text: String, node: YAMLNode)?, name: (text: String, node: YAMLNode)?
         var method = defaults.method, headers = defaults.headers, body: String?, allIPs = defaults.allIPs
+        var samples = defaults.samples ?? 1, maxFailedSamples = defaults.maxFailedSamples ?? 0
         var expect = Expectation()
         for entry in try entries(node, key: "", context: "in target", allowed: Self.targetKeys) {
             let value = entry.value
@@ -80,6 +83,8 @@ struct TargetsFileDecoder {
             case "headers": headers = try self.headers(value, key: entry.key).map { "\($0.name): \($0.value)" }
             case "body": body = try string(value, key: entry.key)
             case "all_ips": allIPs = try bool(value, key: entry.key)
+            case "samples": samples = try self.samples(value)
+            case "max_failed_samples": maxFailedSamples = try self.maxFailedSamples(value)
             default: expect = try expectation(value)
             }
         }
@@ -90,7 +95,21 @@ struct TargetsFileDecoder {
         target.body = body
         target.allIPs = allIPs ?? false
         target.expect = expect
+        target.samples = samples
+        target.maxFailedSamples = maxFailedSamples
         return (target, name?.node ?? url.node)
+    }
+
+    private func samples(_ node: YAMLNode) throws(TargetsFileError) -> Int {
+        let count = try integer(node, in: 1..., message: "\"samples\" must be a whole number from 1 to 1000")
+        guard count <= 1000 else { throw error(node, "\"samples\" must be a whole number from 1 to 1000") }
+        return count
+    }
+
+    private func maxFailedSamples(_ node: YAMLNode) throws(TargetsFileError) -> Int {
+        let count = try integer(node, in: 0..., message: "\"max_failed_samples\" must be a whole number from 0 to 1000")
+        guard count <= 1000 else { throw error(node, "\"max_failed_samples\" must be a whole number from 0 to 1000") }
+        return count
     }
 
     private func url(_ node: YAMLNode) throws(TargetsFileError) -> String {

@@ -2,7 +2,7 @@
 extension TargetsFileDecoder {
     /// The keys of `expect:`.
     static let expectKeys = ["status", "min_cert_days", "max_time_ms", "body_contains", "body_matches", "headers", "tls_min",
-                             "http_version"]
+                             "http_version", "p50_ms", "p95_ms", "p99_ms"]
     /// What `http_version` accepts, as `%{http_version}` prints it.
     static let httpVersions = ["1.0", "1.1", "2", "3"]
 
@@ -31,6 +31,13 @@ extension TargetsFileDecoder {
                     throw error(value, "\"tls_min\" must be a TLS version: 1.0, 1.1, 1.2 or 1.3")
                 }
                 expect.tlsMin = version
+            case "p50_ms", "p95_ms", "p99_ms":
+                let ms = try integer(value, in: 1..., message: "\"\(entry.key)\" must be a whole number of milliseconds above 0")
+                switch entry.key {
+                case "p50_ms": expect.p50MS = ms
+                case "p95_ms": expect.p95MS = ms
+                default: expect.p99MS = ms
+                }
             default:
                 guard let text = value.text, Self.httpVersions.contains(text) else {
                     throw error(value, "\"http_version\" must be one of \(Self.httpVersions.joined(separator: ", "))")

@@ -1,0 +1,109 @@
+/// What an address's samples (`--samples N`) add up to: how many ran, how many failed, and per connection phase
+/// the spread of the completed samples' times. The name's resolution happens once per run and is not a phase here.
+public struct SampleSummary: Sendable, Equatable {
+    /// Samples taken (0 when the probe could not run: a URL libcurl rejects, a name that did not resolve).
+    public var count = 1
+    /// Samples that failed (a transfer error or a failed assertion).
+    public var failed = 0
+    /// Samples whose transfer completed: the ones the spreads are over.
+    public var completed = 1
+    /// Per phase, in ``SamplePhase`` order; empty with one sample, or when no sample completed.
+    public var spreads: [PhaseSpread] = []
+
+    /// One sample that passed, no spread.
+    public init() {}
+}
+
+/// A connection phase whose time the samples spread over.
+public enum SamplePhase: String, Sendable, CaseIterable {
+    case total, connect, tls, processing, transfer
+
+    /// This phase's time in `timings`.
+    func time(in timings: ProbeTimings) -> Int64 {
+        switch self {
+        case .connect: timings.connect
+        case .tls: timings.tls
+        case .processing: timings.processing
+        case .transfer: timings.transfer
+        case .total: timings.total
+        }
+    }
+}
+
+/// One phase's spread over the samples.
+public struct PhaseSpread: Sendable, Equatable {
+    /// The phase.
+    public var phase: SamplePhase
+    /// Its times' minimum, percentiles and maximum, in microseconds.
+    public var spread: SampleSpread
+}
+
+/// The minimum, nearest-rank 50th, 95th and 99th percentiles and maximum of a set of times (microseconds).
+///
+/// Nearest rank: the P-th percentile of n sorted values is the value at rank ⌈P/100 × n⌉ (counting from 1), always
+/// one of the values measured: of 1…10 the 50th is 5, the 95th and 99th are 10; of [1, 2] the 50th is 1.
+public struct SampleSpread: Sendable, Equatable {
+    /// Microseconds: the least, the nearest-rank 50th, 95th and 99th percentiles, the greatest.
+    public var min: Int64, p50: Int64, p95: Int64, p99: Int64, max: Int64
+
+    /// The spread of `values` (at least one).
+    init(_ values: [Int64]) {
+        let sorted = values.sorted()
+        min = sorted.first ?? 0
+        max = sorted.last ?? 0
+        p50 = Self.nearestRank(50, of: sorted)
+        p95 = Self.nearestRank(95, of: sorted)
+        p99 = Self.nearestRank(99, of: sorted)
+    }
+
+    /// The `percent`-th percentile of `sorted` (ascending) by the nearest-rank method; 0 for no values.
+    static func nearestRank(_ percent: Int, of sorted: [Int64]) -> Int64 {
+        guard !sorted.isEmpty else { return 0 }
+        let rank = Swift.max(1, (percent * sorted.count + 99) / 100)
+        return sorted[Swift.min(rank, sorted.count) - 1]
+    }
+
+    /// The five figures, named as reports name them.
+    var named: [(name: String, value: Int64)] { [("min", min), ("p50", p50), ("p95", p95), ("p99", p99), ("max", max)] }
+}
+
+/// Turns an address's samples into the one ``ProbeResult`` reports show: the first failed sample when more failed
+/// than ``CheckTarget/maxFailedSamples`` allows, else the last that passed; with its ``SampleSummary`` and the
+/// percentile expectations (`p50_ms`, `p95_ms`, `p99_ms`) checked over the completed samples.
+enum SampleAggregate {
+    static func result(of samples: [ProbeResult], planned: ProbeResult) -> ProbeResult {
+        guard let last = samples.last else {
+            var result = planned
+            result.samples.count = 0
+            result.samples.completed = 0
+            return result
+        }
+        let target = planned.target
+        let failed = samples.filter { !$0.passed }
+        let allowed = failed.count <= target.maxFailedSamples
+        var result = allowed ? samples.last(where: \.passed) ?? last : failed[0]
+        result.target = target
+        let completed = samples.filter { $0.error == nil }
+        result.samples.count = samples.count
+        result.samples.failed = failed.count
+        result.samples.completed = completed.count
+        if samples.count > 1, !completed.isEmpty {
+            result.samples.spreads = SamplePhase.allCases.map { phase in
+                PhaseSpread(phase: phase, spread: SampleSpread(completed.map { phase.time(in: $0.timings) }))
+            }
+        }
+        let totals = SampleSpread(completed.map(\.timings.total))
+        for (name, limit, value) in [("p50", target.expect.p50MS, totals.p50), ("p95", target.expect.p95MS, totals.p95),
+                                     ("p99", target.expect.p99MS, totals.p99)] {
+            guard let limit else { continue }
+            if completed.isEmpty {
+                result.failures.append(AssertionFailure(assertion: name, expected: "≤ \(limit) ms", actual: "no completed sample"))
+            } else if value > Int64(limit) * 1000 {
+                let over = completed.count == 1 ? "1 sample" : "\(completed.count) samples"
+                result.failures.append(AssertionFailure(assertion: name, expected: "≤ \(limit) ms",
+                                                        actual: "\(ReportFormat.milliseconds(value)) ms over \(over)"))
+            }
+        }
+        return result
+    }
+}

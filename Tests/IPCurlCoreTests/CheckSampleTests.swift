@@ -1,0 +1,61 @@
+import HTTPDNS
+@testable import IPCurlCore
+import Testing
+
+/// Nearest-rank percentiles and how an address's samples become its one result.
+@Suite struct CheckSampleTests {
+    @Test func nearestRankPercentilesOfKnownSets() {
+        let ten = SampleSpread(Array(1...10))
+        #expect([ten.min, ten.p50, ten.p95, ten.p99, ten.max] == [1, 5, 10, 10, 10])
+        let one = SampleSpread([5])
+        #expect([one.min, one.p50, one.p95, one.p99, one.max] == [5, 5, 5, 5, 5])
+        let two = SampleSpread([2, 1])
+        #expect([two.min, two.p50, two.p95, two.p99, two.max] == [1, 1, 2, 2, 2])
+        let hundred = SampleSpread((1...100).reversed().map { Int64($0) })
+        #expect([hundred.p50, hundred.p95, hundred.p99] == [50, 95, 99])
+        #expect(SampleSpread.nearestRank(95, of: Array(1...20)) == 19)
+    }
+
+    func sample(total: Int64, status: Int = 200, error: ProbeError? = nil) -> ProbeResult {
+        var result = ProbeResult(target: CheckTarget(url: "https://a.test/"), address: IPAddress("127.0.0.2"))
+        result.timings.total = total
+        result.timings.connect = total / 10
+        result.status = status
+        result.error = error
+        if status != 200, error == nil { result.failures = [AssertionFailure(assertion: "status", expected: "2xx", actual: String(status))] }
+        return result
+    }
+
+    @Test func oneSampleIsTheResultItselfWithCounts() {
+        let alone = sample(total: 7_000)
+        let result = SampleAggregate.result(of: [alone], planned: alone)
+        #expect(result.passed && result.timings == alone.timings && result.samples.count == 1 && result.samples.failed == 0)
+        #expect(result.samples.spreads.isEmpty, "one sample has no spread to report")
+    }
+
+    @Test func everySampleMustPassUnlessSomeFailuresAreAllowed() {
+        var target = CheckTarget(url: "https://a.test/")
+        let timedOut = sample(total: 9_000, status: 0, error: ProbeError(exitCode: 28, message: "Operation timed out"))
+        let samples = [sample(total: 1_000), sample(total: 2_000, status: 503), timedOut, sample(total: 3_000)]
+        var planned = ProbeResult(target: target, address: IPAddress("127.0.0.2"))
+        let strict = SampleAggregate.result(of: samples, planned: planned)
+        #expect(!strict.passed && strict.samples.failed == 2 && strict.reason.hasPrefix("status: expected 2xx, got 503"), "\(strict.reason)")
+        target.maxFailedSamples = 2
+        planned.target = target
+        let lenient = SampleAggregate.result(of: samples, planned: planned)
+        #expect(lenient.passed && lenient.samples.failed == 2 && lenient.samples.completed == 3, "\(lenient.reason)")
+        let total = lenient.samples.spreads.first { $0.phase == .total }?.spread
+        #expect(total == SampleSpread([1_000, 2_000, 3_000]), "spreads are over the samples whose transfer completed")
+    }
+
+    @Test func aPercentileLimitNamesItselfWithTheSampleCount() {
+        var planned = ProbeResult(target: CheckTarget(url: "https://a.test/"), address: IPAddress("127.0.0.2"))
+        planned.target.expect.p95MS = 20
+        let samples = [10_000, 61_400, 15_000].map { sample(total: $0) }
+        let result = SampleAggregate.result(of: samples, planned: planned)
+        #expect(!result.passed)
+        #expect(result.reason == "p95: expected ≤ 20 ms, got 61.4 ms over 3 samples", "\(result.reason)")
+        planned.target.expect.p95MS = 62
+        #expect(SampleAggregate.result(of: samples, planned: planned).passed)
+    }
+}
