@@ -13,6 +13,7 @@ extension CheckReport {
         case .junit: JUnitReport.render(self)
         case .tap: TAPReport.render(self)
         case .openmetrics: OpenMetricsReport.render(self)
+        case .html: HTMLReport.render(self)
         }
     }
 
