@@ -36,14 +36,7 @@ enum HTMLReport {
     }
 
     private static func summaryList(_ report: CheckReport) -> String {
-        var names: [(name: String, probes: [ProbeResult])] = []
-        for probe in report.probes {
-            if let index = names.firstIndex(where: { $0.name == probe.target.name }) {
-                names[index].probes.append(probe)
-            } else {
-                names.append((probe.target.name, [probe]))
-            }
-        }
+        let names = report.probesByName
         var out = "<table class=\"names\">\n<caption>Names: resolved once each, every address probed</caption>\n"
             + "<thead><tr><th>Result</th><th>Name</th><th>Addresses</th><th>Resolver</th><th>Lookup (ms)</th></tr></thead>\n<tbody>\n"
         for entry in names {

@@ -34,6 +34,19 @@ extension CheckReport {
         return labels.filter { seen.insert($0.name).inserted }
     }
 
+    /// The probes grouped by target name, names in the order they first appear.
+    var probesByName: [(name: String, probes: [ProbeResult])] {
+        var groups: [(name: String, probes: [ProbeResult])] = []
+        for probe in probes {
+            if let index = groups.firstIndex(where: { $0.name == probe.target.name }) {
+                groups[index].probes.append(probe)
+            } else {
+                groups.append((probe.target.name, [probe]))
+            }
+        }
+        return groups
+    }
+
     /// How many probes failed.
     var failedCount: Int { probes.count { !$0.passed } }
 
