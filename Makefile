@@ -6,7 +6,7 @@ SWIFTC   ?= swiftc
 LAB      := Tests/Lab/lab.sh
 PACKAGES := libcurl4-openssl-dev libssl-dev libyaml-dev libmicrohttpd-dev libgnutls28-dev libcrypt-dev nginx-light \
             unbound knot-resolver openssl curl python3 groff-base python3-pip perl prometheus prometheus-blackbox-exporter \
-            prometheus-pushgateway
+            prometheus-pushgateway python3-html5lib chromium
 # Consumers of ipcurl check's reports, the HTTPDNS fixture's AES-GCM (cryptography) and the exporter server tests'
 # bcrypt hashes (bcrypt), from PyPI, and Jenkins' JUnit schema from pytest's source distribution.
 PIP_PACKAGES := xmlschema prometheus-client junitparser cryptography bcrypt

@@ -8,7 +8,7 @@ import OptionTable
 struct CheckCommand: Subcommand {
     static let name = "check"
     static let usage = "ipcurl check [options...] [<url>...] [--targets <file>]"
-    static let summary = "Probe URLs at every HTTPDNS address, check expectations, report as text, JSON, JUnit, TAP or OpenMetrics."
+    static let summary = "Probe URLs at every HTTPDNS address, check expectations, report as text, JSON, JUnit, TAP, OpenMetrics or HTML."
 
     var resolver = ResolverOptions()
     /// The resolver options as given on the command line, replayed over a targets file's `resolver:` section.
@@ -76,10 +76,10 @@ struct CheckCommand: Subcommand {
         OptionRow("parallel", nil, .number, "n", category, "Probes running at once (default 16)") {
             $0.parallel = try $1.integer(in: 1...1024)
         },
-        OptionRow("format", nil, .string, "format", category, "text, json, junit, tap or openmetrics", important: true) {
+        OptionRow("format", nil, .string, "format", category, "text, json, junit, tap, openmetrics or html", important: true) {
             command, argument in
             guard let format = CheckFormat(rawValue: argument.text) else {
-                throw argument.problem("\(Printable.quoted(String(argument.text.prefix(40)))): expected text, json, junit, tap or openmetrics")
+                throw argument.problem("\(Printable.quoted(String(argument.text.prefix(40)))): expected text, json, junit, tap, openmetrics or html")
             }
             command.format = format
         },

@@ -64,4 +64,6 @@ public enum CheckFormat: String, Sendable, CaseIterable {
     case tap
     /// OpenMetrics text exposition, blackbox_exporter's names where the meaning is the same.
     case openmetrics
+    /// One self-contained HTML page: summary, phase waterfalls, certificates; failures first.
+    case html
 }

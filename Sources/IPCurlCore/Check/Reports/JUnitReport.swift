@@ -6,14 +6,7 @@
 /// `ipcurl.check.system-dns` without tests holds the answers.
 enum JUnitReport {
     static func render(_ report: CheckReport) -> String {
-        var suites: [(name: String, probes: [ProbeResult])] = []
-        for probe in report.probes {
-            if let index = suites.firstIndex(where: { $0.name == probe.target.name }) {
-                suites[index].probes.append(probe)
-            } else {
-                suites.append((probe.target.name, [probe]))
-            }
-        }
+        let suites = report.probesByName
         let started = ReportFormat.timestamp(report.startedAt)
         let properties = propertiesElement(report.distinctLabels.map { ($0.name, $0.value) })
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

@@ -13,6 +13,7 @@ extension CheckReport {
         case .junit: JUnitReport.render(self)
         case .tap: TAPReport.render(self)
         case .openmetrics: OpenMetricsReport.render(self)
+        case .html: HTMLReport.render(self)
         }
     }
 
@@ -31,6 +32,19 @@ extension CheckReport {
     var distinctLabels: [(name: String, value: String)] {
         var seen = Set<String>()
         return labels.filter { seen.insert($0.name).inserted }
+    }
+
+    /// The probes grouped by target name, names in the order they first appear.
+    var probesByName: [(name: String, probes: [ProbeResult])] {
+        var groups: [(name: String, probes: [ProbeResult])] = []
+        for probe in probes {
+            if let index = groups.firstIndex(where: { $0.name == probe.target.name }) {
+                groups[index].probes.append(probe)
+            } else {
+                groups.append((probe.target.name, [probe]))
+            }
+        }
+        return groups
     }
 
     /// How many probes failed.

@@ -1,0 +1,64 @@
+/// One probe's phases as an inline SVG waterfall: one row per phase (the name's lookup, shared by every address of
+/// the name, then connect, TLS, time to first byte, transfer), each bar starting where the previous ended, on a scale
+/// shared by the whole report so addresses compare by length. Each bar has its own Okabe–Ito colour and fill pattern,
+/// and its name and milliseconds are written beside it.
+enum HTMLWaterfall {
+    /// A phase's row: label, fill colour and pattern.
+    private struct Phase {
+        let label: String
+        let colour: String
+        let pattern: String
+        let micro: Int64
+    }
+
+    private static let width = 720, labelWidth = 150, barWidth = 440, rowHeight = 24
+
+    static func svg(_ timings: ProbeTimings, id: String, scale: Int64) -> String {
+        let phases = [
+            Phase(label: "dns (per name)", colour: "#56B4E9", pattern: "hatch", micro: timings.resolve),
+            Phase(label: "connect", colour: "#E69F00", pattern: "solid", micro: timings.connect),
+            Phase(label: "tls", colour: "#009E73", pattern: "dots", micro: timings.tls),
+            Phase(label: "ttfb", colour: "#0072B2", pattern: "solid", micro: timings.processing),
+            Phase(label: "transfer", colour: "#CC79A7", pattern: "cross", micro: timings.transfer),
+        ]
+        let height = rowHeight * (phases.count + 1)
+        var out = "<svg class=\"waterfall\" role=\"img\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\""
+            + " aria-labelledby=\"\(id)-title\">\n<title id=\"\(id)-title\">Phases in milliseconds: "
+            + phases.map { "\($0.label) \(ReportFormat.milliseconds($0.micro))" }.joined(separator: ", ") + "</title>\n"
+            + definitions(id, phases)
+        var start: Int64 = 0
+        for (row, phase) in phases.enumerated() {
+            let y = row * rowHeight
+            let x = labelWidth + position(start, scale)
+            let length = max(position(start + phase.micro, scale) - position(start, scale), phase.micro > 0 ? 1 : 0)
+            let fill = phase.pattern == "solid" ? phase.colour : "url(#\(id)-\(phase.pattern))"
+            out += "<text x=\"0\" y=\"\(y + 16)\">\(phase.label)</text>\n"
+            out += "<rect x=\"\(x)\" y=\"\(y + 4)\" width=\"\(length)\" height=\"\(rowHeight - 8)\" fill=\"\(fill)\" stroke=\"#000\" stroke-width=\"0.5\"/>\n"
+            out += "<text class=\"value\" x=\"\(x + length + 6)\" y=\"\(y + 16)\">\(ReportFormat.milliseconds(phase.micro)) ms</text>\n"
+            start += phase.micro
+        }
+        let axis = phases.count * rowHeight + 16
+        out += "<text class=\"axis\" x=\"\(labelWidth)\" y=\"\(axis)\">0</text>\n"
+            + "<text class=\"axis\" x=\"\(labelWidth + barWidth)\" y=\"\(axis)\" text-anchor=\"end\">\(ReportFormat.milliseconds(scale)) ms</text>\n"
+            + "<line x1=\"\(labelWidth)\" y1=\"\(axis - 12)\" x2=\"\(labelWidth + barWidth)\" y2=\"\(axis - 12)\" stroke=\"#000\"/>\n"
+        return out + "</svg>\n"
+    }
+
+    /// Pixels from the bars' left edge for `micro` on a scale of `scale` microseconds.
+    private static func position(_ micro: Int64, _ scale: Int64) -> Int {
+        scale <= 0 ? 0 : Int(min(micro, scale) * Int64(barWidth) / scale)
+    }
+
+    /// The fill patterns, drawn in each phase's colour so greyscale prints still tell the bars apart.
+    private static func definitions(_ id: String, _ phases: [Phase]) -> String {
+        func colour(_ pattern: String) -> String { phases.first { $0.pattern == pattern }?.colour ?? "#000" }
+        return "<defs>\n"
+            + "<pattern id=\"\(id)-hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\">"
+            + "<rect width=\"6\" height=\"6\" fill=\"\(colour("hatch"))\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#000\" stroke-width=\"2\"/></pattern>\n"
+            + "<pattern id=\"\(id)-dots\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\">"
+            + "<rect width=\"6\" height=\"6\" fill=\"\(colour("dots"))\"/><circle cx=\"3\" cy=\"3\" r=\"1.3\" fill=\"#fff\"/></pattern>\n"
+            + "<pattern id=\"\(id)-cross\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\">"
+            + "<rect width=\"6\" height=\"6\" fill=\"\(colour("cross"))\"/><path d=\"M0 0L6 6M6 0L0 6\" stroke=\"#000\" stroke-width=\"0.8\"/></pattern>\n"
+            + "</defs>\n"
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import HTTPDNS
+@testable import IPCurlCore
+
+/// `--format html` rendered from synthetic reports: escaping, failures first, highlighted certificate days, no URL
+/// fetched from anywhere, and html5lib's parser reading the page without a parse error.
+@Suite struct CheckHTMLReportTests {
+    static var html: CheckFormat? { CheckFormat(rawValue: "html") }
+
+    /// ``CheckReportFixture/report`` with one probe whose server strings (a header in a failure, the certificate's
+    /// subject and issuer, the HTTP version) carry markup.
+    static var hostileReport: CheckReport {
+        var report = CheckReportFixture.report
+        var probe = report.probes[0]
+        probe.failures = [AssertionFailure(assertion: "headers", expected: "X-A: 1",
+                                           actual: "X-A: <script>alert(1)</script>")]
+        probe.certificate?.subject = "CN = <img src=x onerror=alert(2)>"
+        probe.certificate?.issuer = "O = \"'><iframe src=//evil.test>"
+        probe.httpVersion = "<b>2</b>"
+        report.probes.append(probe)
+        return report
+    }
+
+    func render(_ report: CheckReport) throws -> String {
+        report.rendered(as: try #require(Self.html, "no html format"), colour: false)
+    }
+
+    @Test func escapingTurnsMarkupIntoReferencesAndControlsIntoBytes() {
+        #expect(HTMLText.escape("<a href=\"x\" title='y'>&amp;</a>")
+                == "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;amp;&lt;/a&gt;")
+        #expect(HTMLText.escape("tab\tlf\ncr\r esc\u{1B}[2J c1\u{85} nul\u{0} del\u{7F} non\u{FFFE}")
+                == "tab\tlf\ncr\\x0d esc\\x1b[2J c1\\xc2\\x85 nul\\x00 del\\x7f non\\xef\\xbf\\xbe")
+        #expect(HTMLText.escape("héllo 名前 🙂") == "héllo 名前 🙂")
+    }
+
+    @Test func serverStringsWithMarkupComeOutAsText() throws {
+        let page = try render(Self.hostileReport)
+        for tag in ["<script", "<img", "<iframe", "<b>"] { #expect(!page.contains(tag), "\(tag) came through") }
+        #expect(page.contains("X-A: &lt;script&gt;alert(1)&lt;/script&gt;"))
+        #expect(page.contains("CN = &lt;img src=x onerror=alert(2)&gt;"))
+        #expect(page.contains("O = &quot;&#39;&gt;&lt;iframe src=//evil.test&gt;"))
+        #expect(page.contains("web &lt;&amp;&gt; &quot;edge&quot;"))
+    }
+
+    @Test func failuresComeFirstAndEveryColourHasItsWord() throws {
+        let page = try render(CheckReportFixture.report)
+        let sections = page.components(separatedBy: "<section id=\"probe-").dropFirst().map { $0.prefix(200) }
+        #expect(sections.map { $0.contains("class=\"probe fail\"") } == [true, true, false], "\(sections)")
+        #expect(sections.first?.contains("[::1]") == true)
+        #expect(CheckReportFixture.count("badge fail\">&#10007; FAIL<", in: page)
+                + CheckReportFixture.count("badge fail\">&#8800; DIFFERS<", in: page) == CheckReportFixture.count("badge fail", in: page))
+        #expect(CheckReportFixture.count("badge pass\">&#10003; PASS<", in: page) >= 2)
+        #expect(page.contains("1 passed, 2 failed in 1.50s"))
+        #expect(page.contains("<dt>note</dt><dd>say &quot;hi&quot;\\ back\nnext\tline</dd>"))
+    }
+
+    @Test func certificateDaysUnderTheExpectationAreHighlighted() throws {
+        var report = CheckReportFixture.report
+        for index in report.probes.indices { report.probes[index].target.expect.minCertDays = 30 }
+        let page = try render(report)
+        #expect(page.contains("<mark class=\"short\">12 days left &#9888; FAIL: below 30</mark>"))
+        #expect(CheckReportFixture.count("<mark class=\"short\">", in: page) == 2, "table cell and section of the 12-day probe")
+        #expect(page.contains("89 days left") && !page.contains("89 days left &#9888;"))
+        let unexpected = try render(CheckReportFixture.report)
+        #expect(!unexpected.contains("<mark"), "no expectation, nothing expired: nothing highlighted")
+    }
+
+    @Test func theWaterfallWritesEveryPhasesMillisecondsBesideItsBar() throws {
+        let page = try render(CheckReportFixture.report)
+        #expect(CheckReportFixture.count("<svg class=\"waterfall\"", in: page) == 3)
+        for value in ["1.2 ms", "0.3 ms", "4.5 ms", "2.0 ms", "0.1 ms"] { #expect(page.contains(">\(value)</text>"), "\(value)") }
+        for phase in ["dns (per name)", "connect", "tls", "ttfb", "transfer"] { #expect(page.contains(">\(phase)</text>")) }
+    }
+
+    @Test(arguments: [CheckReportFixture.report, CheckReportFixture.reportWithRepeats, hostileReport])
+    func noScriptAndNoURLFetchedFromAnywhere(report: CheckReport) throws {
+        let page = try render(report)
+        #expect(!page.lowercased().contains("<script"))
+        #expect(!page.lowercased().contains("<link"))
+        let references = try Regex(#"(?:src|href)\s*=\s*"([^"]*)""#)
+        let targets = page.matches(of: references).map { String($0.output[1].substring ?? "") }
+        #expect(targets.allSatisfy { $0.hasPrefix("#") }, "\(targets)")
+        #expect(page.contains("<style>") && page.contains("@media print"))
+    }
+
+    /// Whether Debian's `/usr/bin/python3` has `python3-html5lib`.
+    static var hasHTML5lib: Bool { (try? Consumer.run("/usr/bin/python3", ["-c", "import html5lib"]).status) == 0 }
+
+    @Test(.enabled(if: hasHTML5lib, "python3-html5lib is not installed"),
+          arguments: [CheckReportFixture.report, CheckReportFixture.reportWithRepeats, hostileReport])
+    func html5libParsesThePageWithoutErrors(report: CheckReport) throws {
+        let script = """
+            import sys, html5lib
+            parser = html5lib.HTMLParser(strict=False, namespaceHTMLElements=False)
+            doc = parser.parse(sys.stdin.read())
+            print(len(parser.errors), parser.errors[:3], len(doc.findall('.//section[@id]')), len(doc.findall('.//script')))
+            """
+        let result = try Consumer.run("/usr/bin/python3", ["-c", script], input: try render(report))
+        #expect(result.output == "0 [] \(report.probes.count) 0\n", "\(result.errors)")
+    }
+}
