@@ -1,3 +1,5 @@
+import HTTPDNS
+
 /// HTML escaping for text from a server or a user (header values, failure reasons, certificate subjects, labels):
 /// the five markup characters become character references, so the text can never open a tag, close an attribute or
 /// start an entity; controls other than tab and line feed, and Unicode noncharacters (which HTML parsers report as
@@ -15,7 +17,7 @@ enum HTMLText {
             case "'": out += "&#39;"
             case "\t", "\n": out.unicodeScalars.append(scalar)
             case _ where isShownAsBytes(scalar.value):
-                out += String(scalar).utf8.map { "\\x" + (($0 < 16) ? "0" : "") + String($0, radix: 16) }.joined()
+                out += Printable.escaped(bytes: String(scalar).utf8)
             default: out.unicodeScalars.append(scalar)
             }
         }
