@@ -48,6 +48,27 @@ import Testing
         #expect(total == SampleSpread([1_000, 2_000, 3_000]), "spreads are over the samples whose transfer completed")
     }
 
+    @Test func attemptsAddUpOverSamplesAndRetriedFailuresKeepTheirSample() {
+        var first = sample(total: 1_000), second = sample(total: 2_000)
+        first.attempts = 1
+        second.attempts = 3
+        second.retriedFailures = [RetriedFailure(sample: 1, attempt: 1, reason: "exit 7: Failed to connect"),
+                                  RetriedFailure(sample: 1, attempt: 2, reason: "status: expected 2xx, got 503")]
+        let planned = ProbeResult(target: CheckTarget(url: "https://a.test/"), address: IPAddress("127.0.0.2"))
+        let result = SampleAggregate.result(of: [first, second], planned: planned)
+        #expect(result.passed && result.flaky && result.attempts == 4)
+        #expect(result.retriedFailures.map(\.sample) == [2, 2] && result.retriedFailures.map(\.attempt) == [1, 2])
+        #expect(result.retriedLines == ["sample 2, attempt 1: exit 7: Failed to connect",
+                                        "sample 2, attempt 2: status: expected 2xx, got 503"], "\(result.retriedLines)")
+        let steady = SampleAggregate.result(of: [first], planned: planned)
+        #expect(steady.attempts == 1 && !steady.flaky && steady.retriedLines.isEmpty)
+        #expect(SampleAggregate.result(of: [], planned: planned).attempts == 0, "a probe that never ran made no attempt")
+        var failing = second
+        failing.status = 503
+        failing.failures = [AssertionFailure(assertion: "status", expected: "2xx", actual: "503")]
+        #expect(!SampleAggregate.result(of: [failing], planned: planned).flaky, "a failure is not flaky, only a pass can be")
+    }
+
     @Test func aPercentileLimitNamesItselfWithTheSampleCount() {
         var planned = ProbeResult(target: CheckTarget(url: "https://a.test/"), address: IPAddress("127.0.0.2"))
         planned.target.expect.p95MS = 20

@@ -164,13 +164,36 @@ import Testing
 
     @Test func unknownKeysAreNamedWithTheAllowedOnes() {
         #expect(failure("targets:\n  - url: https://a.test/\n    timeout: 5\n")
-            == #"t.yaml:3:5: unknown key "timeout" in target (expected one of: name, url, method, headers, body, all_ips, samples, max_failed_samples, expect)"#)
+            == #"t.yaml:3:5: unknown key "timeout" in target (expected one of: name, url, method, headers, body, all_ips, samples, max_failed_samples, retries, retry_interval, expect)"#)
         #expect(failure("target:\n  - url: https://a.test/\n")
             == #"t.yaml:1:1: unknown key "target" at the top level (expected one of: defaults, resolver, labels, targets)"#)
         #expect(failure("defaults: { body: x }\ntargets: [{url: https://a.test/}]")
-            == #"t.yaml:1:13: unknown key "body" in defaults (expected one of: all_ips, method, headers, samples, max_failed_samples, expect)"#)
+            == #"t.yaml:1:13: unknown key "body" in defaults (expected one of: all_ips, method, headers, samples, max_failed_samples, retries, retry_interval, expect)"#)
         #expect(failure("targets: [{url: https://a.test/, expect: {code: 200}}]")?
             .hasPrefix(#"t.yaml:1:43: unknown key "code" in expect (expected one of: status, min_cert_days, max_time_ms,"#) == true)
+    }
+
+    @Test func retriesAndTheirIntervalFromDefaultsOrTheTarget() throws {
+        let file = try parse("""
+            defaults: { retries: 2, retry_interval: 500ms }
+            targets:
+              - { url: https://a.test/ }
+              - { url: https://b.test/, retries: 0, retry_interval: 0.25 }
+              - { url: https://c.test/, retry_interval: 2s }
+              - { url: https://d.test/, retry_interval: 0 }
+            """)
+        #expect(file.targets.map(\.retries) == [2, 0, 2, 2])
+        #expect(file.targets.map(\.retryIntervalMS) == [500, 250, 2000, 0])
+        let plain = try parse("targets: [{url: https://a.test/}]").targets[0]
+        #expect(plain.retries == 0 && plain.retryIntervalMS == CheckTarget.defaultRetryIntervalMS)
+        for bad in ["-1", "101", "1.5", "x", "\"2\""] {
+            #expect(failure("targets: [{url: https://a.test/, retries: \(bad)}]")
+                == #"t.yaml:1:43: "retries" must be a whole number from 0 to 100"#, "\(bad)")
+        }
+        for bad in ["-1", "1d", "2h", "3601", "1.2.3", "'5s'", "[1]", "."] {
+            #expect(failure("targets: [{url: https://a.test/, retry_interval: \(bad)}]")
+                == #"t.yaml:1:50: "retry_interval" must be seconds (0.5) or a duration (500ms, 2s) of at most 1h"#, "\(bad)")
+        }
     }
 
     @Test func missingURLEmptyOrMissingTargets() {

@@ -21,6 +21,8 @@ struct CheckCommand: Subcommand {
     var percentileMS: (p50: Int?, p95: Int?, p99: Int?)
     var samples: Int?
     var maxFailedSamples: Int?
+    var retries: Int?
+    var retryIntervalMS: Int?
     var compareSystem = false
     var parallel = 16
     var format = CheckFormat.text
@@ -71,6 +73,14 @@ struct CheckCommand: Subcommand {
         OptionRow("max-failed-samples", nil, .number, "n", category, "Samples of an address that may fail (default 0)") {
             $0.maxFailedSamples = try $1.integer(in: 0...1000)
         },
+        OptionRow("retries", nil, .number, "n", category,
+                  "Try a failed probe (each sample) again up to N times on a fresh connection; any failure counts") {
+            $0.retries = try $1.integer(in: 0...100)
+        },
+        OptionRow("retry-interval", nil, .seconds, "seconds", category, "Pause before each retry (default 1)") {
+            $0.retryIntervalMS = Int((try $1.seconds(maximum: 3600) * 1000).rounded())
+        },
+    ] + curlRetryRows + [
         OptionRow("compare-system", nil, .boolean, "", category,
                   "Also ask the system resolver and report names whose answers differ") { $0.compareSystem = $1.isOn },
         OptionRow("parallel", nil, .number, "n", category, "Probes running at once (default 16)") {
@@ -100,6 +110,19 @@ struct CheckCommand: Subcommand {
         OptionRow("silent", "s", .boolean, "", category, "No warnings on stderr") { $0.silent = $1.isOn },
     ] + ResolverOptions.rows.map { row in
         row.lifted({ try $1(&$0.resolver) }) { command, argument in command.resolverArguments.append((row.long, argument)) }
+    }
+
+    /// curl's retry options, refused: check's ``retries`` retry any failure, a failed assertion included, so they
+    /// have check's own names. A row each, so `--retry` is not taken for an abbreviation of `--retry-interval`.
+    private static let curlRetryRows: [OptionRow<CheckCommand>] = [
+        ("retry", ArgumentKind.number), ("retry-delay", .number), ("retry-max-time", .seconds),
+        ("retry-all-errors", .boolean), ("retry-connrefused", .boolean),
+    ].map { long, kind in
+        OptionRow(long, nil, kind, kind.takesValue ? "value" : "", category, "curl's; check retries with --retries and --retry-interval") {
+            _, argument in
+            throw argument.problem("check retries with --retries N and --retry-interval SECONDS (any failure, "
+                                   + "a failed assertion included, is tried again)")
+        }
     }
 
     /// A URL to probe.
@@ -144,6 +167,8 @@ struct CheckCommand: Subcommand {
             target.allIPs = target.allIPs || allIPs
             target.samples = samples ?? target.samples
             target.maxFailedSamples = maxFailedSamples ?? target.maxFailedSamples
+            target.retries = retries ?? target.retries
+            target.retryIntervalMS = retryIntervalMS ?? target.retryIntervalMS
             return target
         }
         for typed in urls {
@@ -158,6 +183,8 @@ struct CheckCommand: Subcommand {
             if let method = method ?? file?.defaults.method { target.method = method }
             target.samples = samples ?? file?.defaults.samples ?? 1
             target.maxFailedSamples = maxFailedSamples ?? file?.defaults.maxFailedSamples ?? 0
+            target.retries = retries ?? file?.defaults.retries ?? 0
+            target.retryIntervalMS = retryIntervalMS ?? file?.defaults.retryIntervalMS ?? CheckTarget.defaultRetryIntervalMS
             all.append(target)
         }
         var plan = CheckPlan(targets: all)

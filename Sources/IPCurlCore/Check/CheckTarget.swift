@@ -22,6 +22,14 @@ public struct CheckTarget: Sendable, Equatable {
     public var samples = 1
     /// `--max-failed-samples`: how many of an address's samples may fail with the address still passing.
     public var maxFailedSamples = 0
+    /// `--retries`: how many times a failed probe (each sample) is tried again on a fresh connection before it
+    /// counts as failed; any failure is retried, a failed assertion included.
+    public var retries = 0
+    /// `--retry-interval`: milliseconds between a failed attempt's end and the next attempt's start.
+    public var retryIntervalMS = CheckTarget.defaultRetryIntervalMS
+
+    /// The pause between attempts when `--retry-interval` is not given: one second, as Hurl's.
+    public static let defaultRetryIntervalMS = 1000
 
     /// A GET of `url` named after it.
     public init(url: String, name: String? = nil) {

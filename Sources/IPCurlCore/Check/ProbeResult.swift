@@ -28,6 +28,10 @@ public struct ProbeResult: Sendable {
     public var connectedIP = ""
     /// The address's samples: how many ran and failed, and the spread of their phase times.
     public var samples = SampleSummary()
+    /// Transfers made for this result, retries included (over every sample with `--samples`); 0 when it never ran.
+    public var attempts = 1
+    /// The failed attempts that `--retries` tried again, in the order they happened.
+    public var retriedFailures: [RetriedFailure] = []
     /// The addresses of the probe's pin its failure proves unusable
     /// (``AddressFailover/failedAddresses(after:at:requestBytesSent:pinned:throughProxy:)``); not reported.
     var failedAddresses: [IPAddress] = []
@@ -41,6 +45,9 @@ public struct ProbeResult: Sendable {
     /// Passed: the transfer completed and every assertion held.
     public var passed: Bool { error == nil && failures.isEmpty }
 
+    /// Passed although an attempt failed: one that `--retries` tried again, or a sample `--max-failed-samples` allowed.
+    public var flaky: Bool { passed && (!retriedFailures.isEmpty || samples.failed > 0) }
+
     /// `ipv4`/`ipv6`, blackbox_exporter's `probe_ip_protocol` as a word; empty without an address.
     public var family: String {
         guard let address else { return "" }
@@ -52,6 +59,28 @@ public struct ProbeResult: Sendable {
         if let error { return "exit \(error.exitCode): \(error.message)" }
         if failures.isEmpty { return "ok" }
         return failures.map(\.description).joined(separator: "; ")
+    }
+}
+
+/// One attempt of a probe that failed and was tried again on a fresh connection (`--retries`).
+public struct RetriedFailure: Sendable, Equatable {
+    /// Which sample it belonged to, from 1 (always 1 without `--samples`).
+    public var sample: Int
+    /// Which attempt of that sample it was, from 1.
+    public var attempt: Int
+    /// Why it failed, as ``ProbeResult/reason`` says it.
+    public var reason: String
+
+    /// Attempt `attempt` of sample `sample`, which failed for `reason`.
+    public init(sample: Int, attempt: Int, reason: String) {
+        self.sample = sample
+        self.attempt = attempt
+        self.reason = reason
+    }
+
+    /// `sample 2, attempt 1: status: expected 2xx, got 503`; without the sample when there is only one.
+    func description(sampled: Bool) -> String {
+        (sampled ? "sample \(sample), " : "") + "attempt \(attempt): " + reason
     }
 }
 

@@ -2,38 +2,81 @@ import CurlKit
 import HTTPDNS
 
 /// Runs planned probes on one multi loop, at most ``CheckPlan/parallel`` at a time, and turns each finished
-/// transfer into its ``ProbeResult``.
+/// transfer into its ``ProbeResult``. A probe that fails is tried again on a fresh connection up to its target's
+/// ``CheckTarget/retries`` times, ``CheckTarget/retryIntervalMS`` after the failed attempt ended; other probes
+/// keep the loop busy meanwhile. `finished` gets each probe's last attempt, with every attempt counted.
 struct ProbeRunner {
     let plan: CheckPlan
     let startedAt: Int64
-    /// Probes that never ran keep the results the planner gave them.
-    func run(_ probes: [PlannedProbe], finished: (Int, ProbeResult) -> Void) {
+
+    /// A probe waiting for its next attempt.
+    private struct Attempt {
+        let index: Int
+        var number = 1
+        var retried: [RetriedFailure] = []
+        var due = ContinuousClock.now
+    }
+
+    /// Probes that never ran keep the results the planner gave them. `tick` is called at least once a second while
+    /// transfers run.
+    func run(_ probes: [PlannedProbe], tick: () -> Void = {}, finished: (Int, ProbeResult) -> Void) {
         let multi: MultiHandle
         do { multi = try MultiHandle() } catch {
             for (index, probe) in probes.enumerated() where probe.runs { finished(index, failed(probe.result, error)) }
             return
         }
-        var pending = probes.indices.filter { probes[$0].runs }.makeIterator()
-        var inFlight: [ObjectIdentifier: (index: Int, transfer: ProbeTransfer)] = [:]
+        var ready = probes.indices.filter { probes[$0].runs }.map { Attempt(index: $0) }
+        var next = 0
+        var waiting: [Attempt] = []
+        var inFlight: [ObjectIdentifier: (attempt: Attempt, transfer: ProbeTransfer)] = [:]
+        let clock = ContinuousClock()
+        func done(_ attempt: Attempt, _ result: ProbeResult) {
+            var result = result
+            result.attempts = attempt.number
+            result.retriedFailures = attempt.retried
+            finished(attempt.index, result)
+        }
         do throws(CurlError) {
-            try multi.drive(concurrency: plan.parallel, next: {
-                while let index = pending.next() {
+            while true {
+                let now = clock.now
+                if waiting.contains(where: { $0.due <= now }) {
+                    ready += waiting.filter { $0.due <= now }
+                    waiting.removeAll { $0.due <= now }
+                }
+                while multi.count < plan.parallel, next < ready.count {
+                    let attempt = ready[next]
+                    next += 1
                     do throws(CurlError) {
-                        let transfer = try ProbeTransfer(probes[index], plan: plan)
-                        inFlight[ObjectIdentifier(transfer.handle)] = (index, transfer)
-                        return transfer.handle
+                        let transfer = try ProbeTransfer(probes[attempt.index], plan: plan)
+                        try multi.add(transfer.handle)
+                        inFlight[ObjectIdentifier(transfer.handle)] = (attempt, transfer)
                     } catch {
-                        finished(index, failed(probes[index].result, error))
+                        done(attempt, failed(probes[attempt.index].result, error))
                     }
                 }
-                return nil
-            }, finished: { handle, error in
-                guard let (index, transfer) = inFlight.removeValue(forKey: ObjectIdentifier(handle)) else { return }
-                finished(index, transfer.result(error: error, now: startedAt))
-            })
+                if next == ready.count { (ready, next) = ([], 0) }
+                guard multi.count > 0 || !waiting.isEmpty else { return }
+                let untilDue = waiting.map { ($0.due - clock.now).wholeMilliseconds }.min().map { max(0, $0) } ?? 1000
+                if multi.count == 0 {
+                    if untilDue > 0 { FetchRun.sleep(milliseconds: untilDue) }
+                    continue
+                }
+                for (handle, error) in try multi.run(upToMilliseconds: min(1000, untilDue == 0 ? 1 : untilDue)) {
+                    guard let (attempt, transfer) = inFlight.removeValue(forKey: ObjectIdentifier(handle)) else { continue }
+                    let result = transfer.result(error: error, now: startedAt)
+                    let target = result.target
+                    guard !result.passed, attempt.number <= target.retries else { done(attempt, result); continue }
+                    var again = attempt
+                    again.retried.append(RetriedFailure(sample: 1, attempt: attempt.number, reason: result.reason))
+                    again.number += 1
+                    again.due = clock.now + .milliseconds(target.retryIntervalMS)
+                    waiting.append(again)
+                }
+                tick()
+            }
         } catch {
-            for (index, transfer) in inFlight.values { finished(index, failed(transfer.planned.result, error)) }
-            while let index = pending.next() { finished(index, failed(probes[index].result, error)) }
+            for (attempt, transfer) in inFlight.values { done(attempt, failed(transfer.planned.result, error)) }
+            for attempt in ready[next...] + waiting { done(attempt, failed(probes[attempt.index].result, error)) }
         }
     }
 

@@ -68,7 +68,8 @@ public struct SampleSpread: Sendable, Equatable {
 }
 
 /// Turns an address's samples into the one ``ProbeResult`` reports show: the first failed sample when more failed
-/// than ``CheckTarget/maxFailedSamples`` allows, else the last that passed; with its ``SampleSummary`` and the
+/// than ``CheckTarget/maxFailedSamples`` allows, else the last that passed; with every sample's attempts (and
+/// retried failures, numbered by sample), its ``SampleSummary`` and the
 /// percentile expectations (`p50_ms`, `p95_ms`, `p99_ms`) checked over the completed samples.
 enum SampleAggregate {
     static func result(of samples: [ProbeResult], planned: ProbeResult) -> ProbeResult {
@@ -76,6 +77,7 @@ enum SampleAggregate {
             var result = planned
             result.samples.count = 0
             result.samples.completed = 0
+            result.attempts = 0
             return result
         }
         let target = planned.target
@@ -87,6 +89,10 @@ enum SampleAggregate {
         result.samples.count = samples.count
         result.samples.failed = failed.count
         result.samples.completed = completed.count
+        result.attempts = samples.reduce(0) { $0 + $1.attempts }
+        result.retriedFailures = samples.enumerated().flatMap { number, sample in
+            sample.retriedFailures.map { RetriedFailure(sample: number + 1, attempt: $0.attempt, reason: $0.reason) }
+        }
         if samples.count > 1, !completed.isEmpty {
             result.samples.spreads = SamplePhase.allCases.map { phase in
                 PhaseSpread(phase: phase, spread: SampleSpread(completed.map { phase.time(in: $0.timings) }))

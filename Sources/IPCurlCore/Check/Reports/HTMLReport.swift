@@ -35,6 +35,9 @@ enum HTMLReport {
         passed ? "<span class=\"badge pass\">&#10003; PASS</span>" : "<span class=\"badge fail\">&#10007; FAIL</span>"
     }
 
+    /// A pass that needed a retry or had a failed sample: the word, on yellow with a border.
+    static let flakyMark = "<mark class=\"short\">&#9888; FLAKY</mark>"
+
     private static func summaryList(_ report: CheckReport) -> String {
         let names = report.probesByName
         var out = "<table class=\"names\">\n<caption>Names: resolved once each, every address probed</caption>\n"
@@ -69,7 +72,8 @@ enum HTMLReport {
                 ReportFormat.milliseconds(probe.timings.total), certificateDays(probe, now: now, long: false),
                 HTMLText.escape(probe.reason),
             ]
-            out += "<tr class=\"\(probe.passed ? "pass" : "fail")\"><td>" + badge(probe.passed) + " <a href=\"#probe-\(index)\">details</a></td>"
+            out += "<tr class=\"\(probe.passed ? "pass" : "fail")\"><td>" + badge(probe.passed) + (probe.flaky ? " " + flakyMark : "")
+                + " <a href=\"#probe-\(index)\">details</a></td>"
                 + cells.map { "<td>" + $0 + "</td>" }.joined() + "</tr>\n"
         }
         return out + "</tbody>\n</table>\n"
@@ -86,6 +90,13 @@ enum HTMLReport {
         facts.append(("Answer", HTMLText.escape(source) + (probe.family.isEmpty ? "" : ", " + probe.family)))
         facts.append(("Connected to", HTMLText.escape(probe.connectedIP.isEmpty ? "no connection" : probe.connectedIP)))
         facts.append(("Method", HTMLText.escape(probe.target.method)))
+        if probe.attempts > probe.samples.count || probe.flaky {
+            facts.append(("Attempts", "\(probe.attempts)" + (probe.flaky ? " " + flakyMark : "")))
+            if !probe.retriedFailures.isEmpty {
+                facts.append(("Retried", "<ul class=\"retried\">" + probe.retriedLines.map { "<li>" + HTMLText.escape($0) + "</li>" }
+                    .joined() + "</ul>"))
+            }
+        }
         if let cert = probe.certificate {
             facts.append(("Certificate subject", HTMLText.escape(cert.subject)))
             facts.append(("Issuer", HTMLText.escape(cert.issuer)))

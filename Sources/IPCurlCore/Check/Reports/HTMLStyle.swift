@@ -21,6 +21,7 @@ enum HTMLStyle {
         dl.facts, dl.labels { display: grid; grid-template-columns: max-content 1fr; gap: .1em 1em; margin: .4em 0; }
         dt { font-weight: bold; }
         dd { margin: 0; word-break: break-all; }
+        ul.retried { margin: 0; padding-left: 1.2em; font-family: ui-monospace, monospace; }
         svg.waterfall { max-width: 100%; height: auto; display: block; margin: .4em 0; }
         svg.waterfall text { font: 12px sans-serif; fill: #000; }
         .distribution { color: #333; font-style: italic; }

@@ -7,6 +7,8 @@ import HTTPDNS
 ///      "summary":{"probes":3,"passed":1,"failed":2},"probes":[{..,"labels":{..},"samples":{"count":1,"failed":0}}],
 ///      "names":[{"host":"a.test","httpdns":[..],"system":[..],"system_error":null,"differs":true}]}
 ///
+/// Every record says how many transfers it took (`attempts`, retries included), whether it passed only after a
+/// failed attempt (`flaky`) and which attempts `--retries` tried again (`retried_failures`: sample, attempt, reason).
 /// With `--samples N` above 1 a record also has `sample_timings`: per phase (`total`, `connect`, `tls`,
 /// `processing`, `transfer`) the completed samples' `min_seconds`, `p50_seconds`, `p95_seconds`, `p99_seconds`, `max_seconds`.
 enum JSONReport {
@@ -47,6 +49,10 @@ enum JSONReport {
             ("tls_version", optional(probe.tlsVersion?.number)),
             ("certificate", probe.certificate.map { certificate($0, now: now) } ?? "null"), ("labels", labels),
             ("samples", "{\"count\":\(probe.samples.count),\"failed\":\(probe.samples.failed)}"),
+            ("attempts", String(probe.attempts)), ("flaky", "\(probe.flaky)"),
+            ("retried_failures", "[" + probe.retriedFailures.map {
+                "{\"sample\":\($0.sample),\"attempt\":\($0.attempt),\"reason\":\(quoted($0.reason))}"
+            }.joined(separator: ",") + "]"),
         ]
         if !probe.samples.spreads.isEmpty { fields.append(("sample_timings", sampleTimings(probe.samples.spreads))) }
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"

@@ -53,6 +53,8 @@ enum OpenMetricsReport {
         out.gauge("ipcurl_probe_samples", help: "Samples taken of the address, each on a fresh connection.",
                   each { String($0.samples.count) })
         out.gauge("ipcurl_probe_failed_samples", help: "Samples of the address that failed.", each { String($0.samples.failed) })
+        out.gauge("ipcurl_probe_attempts", help: "Transfers made for the address, retries included (over every sample).",
+                  each { String($0.attempts) })
         out.gauge("ipcurl_probe_sample_duration_seconds", unit: "seconds",
                   help: "Over the completed samples, per phase: min, nearest-rank p50, p95, p99 and max.",
                   probes.flatMap { item in

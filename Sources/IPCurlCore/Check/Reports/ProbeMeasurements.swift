@@ -1,5 +1,6 @@
 /// A probe's measurements as `key: value` lines (JUnit's `<system-out>`), unescaped: the caller escapes for its
-/// format. Times are in seconds, timestamps RFC 3339. Over more than one sample, the sample counts and per phase
+/// format. Times are in seconds, timestamps RFC 3339. `attempts: N` (marked flaky when it passed after a failed
+/// attempt) and a `retried:` line per failed attempt `--retries` tried again. Over more than one sample, the sample counts and per phase
 /// `sample_time_<phase>: min …s, p50 …s, p95 …s, p99 …s, max …s`.
 enum ProbeMeasurements {
     static func lines(_ probe: ProbeResult, now: Int64) -> [String] {
@@ -19,6 +20,8 @@ enum ProbeMeasurements {
             "http_version: " + (probe.httpVersion == "0" ? "none" : probe.httpVersion),
             "tls_version: " + (probe.tlsVersion?.number ?? "none"),
         ]
+        lines.append("attempts: \(probe.attempts)" + (probe.flaky ? " (flaky: passed after a failed attempt)" : ""))
+        lines += probe.retriedLines.map { "retried: " + $0 }
         if probe.samples.count > 1 {
             lines += ["samples: \(probe.samples.count)", "failed_samples: \(probe.samples.failed)"]
             lines += probe.samples.spreads.map { item in

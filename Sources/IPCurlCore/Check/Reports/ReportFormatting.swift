@@ -50,15 +50,19 @@ extension CheckReport {
     /// How many probes failed.
     var failedCount: Int { probes.count { !$0.passed } }
 
-    /// `3 probes, 1 passed, 2 failed in 1.23s`.
+    /// `3 probes, 1 passed, 2 failed in 1.23s`; `2 passed (1 flaky)` when a passing probe had a failed attempt.
     var summaryLine: String {
-        let failed = failedCount
-        return (probes.count == 1 ? "1 probe" : "\(probes.count) probes") + ", \(probes.count - failed) passed, \(failed) failed in "
+        let failed = failedCount, flaky = probes.count(where: \.flaky)
+        return (probes.count == 1 ? "1 probe" : "\(probes.count) probes") + ", \(probes.count - failed) passed"
+            + (flaky > 0 ? " (\(flaky) flaky)" : "") + ", \(failed) failed in "
             + ReportFormat.fixed(durationMicroseconds, unit: 1_000_000, digits: 2) + "s"
     }
 }
 
 extension ProbeResult {
+    /// Each retried failure as one line: `attempt 1: status: expected 2xx, got 503` (with its sample when sampling).
+    var retriedLines: [String] { retriedFailures.map { $0.description(sampled: samples.count > 1) } }
+
     /// The address as reports name it: `127.0.0.2`, `[::1]`; `nil` when the name did not resolve.
     var addressForm: String? { address?.resolveEntryForm }
 

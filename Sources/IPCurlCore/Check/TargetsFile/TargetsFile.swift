@@ -99,6 +99,10 @@ public struct TargetDefaults: Sendable, Equatable {
     public var samples: Int?
     /// `max_failed_samples`, when given.
     public var maxFailedSamples: Int?
+    /// `retries`, when given.
+    public var retries: Int?
+    /// `retry_interval` in milliseconds, when given.
+    public var retryIntervalMS: Int?
 
     /// Defaults that set nothing, or the given ones.
     public init(allIPs: Bool? = nil, expect: Expectation = Expectation(), method: String? = nil, headers: [String] = []) {

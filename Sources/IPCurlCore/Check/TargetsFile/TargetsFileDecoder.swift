@@ -8,9 +8,11 @@ struct TargetsFileDecoder {
     /// The top-level keys, in the order error messages list them.
     static let fileKeys = ["defaults", "resolver", "labels", "targets"]
     /// A target's keys.
-    static let targetKeys = ["name", "url", "method", "headers", "body", "all_ips", "samples", "max_failed_samples", "expect"]
+    static let targetKeys = ["name", "url", "method", "headers", "body", "all_ips", "samples", "max_failed_samples", "retries",
+                             "retry_interval", "expect"]
     /// The keys of `defaults:`.
-    static let defaultsKeys = ["all_ips", "method", "headers", "samples", "max_failed_samples", "expect"]
+    static let defaultsKeys = ["all_ips", "method", "headers", "samples", "max_failed_samples", "retries",
+                             "retry_interval", "expect"]
 
     /// The whole file.
     func file(_ root: YAMLNode) throws(TargetsFileError) -> TargetsFile {
@@ -39,6 +41,8 @@ struct TargetsFileDecoder {
             case "all_ips": defaults.allIPs = try bool(entry.value, key: entry.key)
             case "samples": defaults.samples = try samples(entry.value)
             case "max_failed_samples": defaults.maxFailedSamples = try maxFailedSamples(entry.value)
+            case "retries": defaults.retries = try retries(entry.value)
+            case "retry_interval": defaults.retryIntervalMS = try retryInterval(entry.value)
             case "method": defaults.method = try method(entry.value)
             case "headers": defaults.headers = try headers(entry.value, key: entry.key).map { "\($0.name): \($0.value)" }
             default: defaults.expect = try expectation(entry.value)
@@ -73,6 +77,7 @@ struct TargetsFileDecoder {
         var url: (text: String, node: YAMLNode)?, name: (text: String, node: YAMLNode)?
         var method = defaults.method, headers = defaults.headers, body: String?, allIPs = defaults.allIPs
         var samples = defaults.samples ?? 1, maxFailedSamples = defaults.maxFailedSamples ?? 0
+        var retries = defaults.retries ?? 0, retryIntervalMS = defaults.retryIntervalMS ?? CheckTarget.defaultRetryIntervalMS
         var expect = Expectation()
         for entry in try entries(node, key: "", context: "in target", allowed: Self.targetKeys) {
             let value = entry.value
@@ -85,6 +90,8 @@ struct TargetsFileDecoder {
             case "all_ips": allIPs = try bool(value, key: entry.key)
             case "samples": samples = try self.samples(value)
             case "max_failed_samples": maxFailedSamples = try self.maxFailedSamples(value)
+            case "retries": retries = try self.retries(value)
+            case "retry_interval": retryIntervalMS = try retryInterval(value)
             default: expect = try expectation(value)
             }
         }
@@ -97,6 +104,8 @@ struct TargetsFileDecoder {
         target.expect = expect
         target.samples = samples
         target.maxFailedSamples = maxFailedSamples
+        target.retries = retries
+        target.retryIntervalMS = retryIntervalMS
         return (target, name?.node ?? url.node)
     }
 
@@ -110,6 +119,25 @@ struct TargetsFileDecoder {
         let count = try integer(node, in: 0..., message: "\"max_failed_samples\" must be a whole number from 0 to 1000")
         guard count <= 1000 else { throw error(node, "\"max_failed_samples\" must be a whole number from 0 to 1000") }
         return count
+    }
+
+    private func retries(_ node: YAMLNode) throws(TargetsFileError) -> Int {
+        let count = try integer(node, in: 0..., message: "\"retries\" must be a whole number from 0 to 100")
+        guard count <= 100 else { throw error(node, "\"retries\" must be a whole number from 0 to 100") }
+        return count
+    }
+
+    /// Seconds as a number (`0.5`) or a Go duration as Prometheus configurations write one (`500ms`, `2s`), at most
+    /// an hour; milliseconds.
+    private func retryInterval(_ node: YAMLNode) throws(TargetsFileError) -> Int {
+        let message = "\"retry_interval\" must be seconds (0.5) or a duration (500ms, 2s) of at most 1h"
+        guard let text = node.plainText else { throw error(node, message) }
+        let isNumber = !text.isEmpty && text != "." && text.utf8.allSatisfy { ASCII.isDigit($0) || $0 == UInt8(ascii: ".") }
+            && text.utf8.filter({ $0 == UInt8(ascii: ".") }).count <= 1
+        guard let seconds = isNumber ? Double(text) : GoDuration.seconds(text), seconds >= 0, seconds <= 3600 else {
+            throw error(node, message)
+        }
+        return Int((seconds * 1000).rounded())
     }
 
     private func url(_ node: YAMLNode) throws(TargetsFileError) -> String {
