@@ -139,7 +139,9 @@ struct CheckCommand: Subcommand {
         (diagnostics.verbose, diagnostics.showsWarnings) = (verbose, !silent)
         let path = output ?? "-"
         if path != "-" { SignalCleanup.install() }  // a signal mid-run removes the report's temporary file
-        let report = Check.run(plan, diagnostics: diagnostics)
+        let line = CheckProgressLine.shouldShow(silent: silent, verbose: verbose) ? CheckProgressLine() : nil
+        let report = Check.run(plan, diagnostics: diagnostics, progress: { line?.update($0) })
+        line?.finish()
         let colour = path == "-" && CheckReport.wantsColour(fileDescriptor: 1)
         do throws(CurlError) { try ReportFile.write(report.rendered(as: format, colour: colour), to: path) } catch {
             return .failed(error)

@@ -13,8 +13,10 @@ import HTTPDNS
 ///   `CURLOPT_CERTINFO`, `curl_multi_perform`.
 public enum Check {
     /// Runs `plan` to the end and reports every probe; never throws: failures are in the report.
-    /// Decisions (`-v`) and fallback warnings go to `diagnostics`.
-    public static func run(_ plan: CheckPlan, diagnostics: Diagnostics) -> CheckReport {
+    /// Decisions (`-v`) and fallback warnings go to `diagnostics`; `progress` hears how far the probes are as each
+    /// run finishes and at least four times a second (``CheckProgressLine`` draws it).
+    public static func run(_ plan: CheckPlan, diagnostics: Diagnostics,
+                           progress: (CheckProgress) -> Void = { _ in }) -> CheckReport {
         let clock = ContinuousClock(), began = clock.now
         let startedAt = Int64(time(nil))
         let parsed = plan.targets.map(ProbePlanner.parse)
@@ -22,7 +24,7 @@ public enum Check {
         session.announce()
         let names = NameTable(urls: parsed.compactMap(\.url), session: session, timeLimitMS: plan.timeLimitMS)
         let probes = parsed.flatMap { ProbePlanner.probes(for: $0, names: names) }
-        let results = sample(probes, plan: plan, startedAt: startedAt)
+        let results = sample(probes, plan: plan, startedAt: startedAt, progress: progress)
         names.distrustFailedAnswers(probes, results)
         let comparisons = plan.compareSystem ? names.compareWithSystem(dnsTimeoutMS: plan.resolver.dnsTimeoutMS,
                                                                                    families: plan.resolver.families) : []
@@ -32,14 +34,23 @@ public enum Check {
 
     /// Runs each probe its target's ``CheckTarget/samples`` times in rounds: sample k of every address before
     /// sample k+1 of any, so one address's samples never overlap; each round waits for its slowest probe.
-    private static func sample(_ probes: [PlannedProbe], plan: CheckPlan, startedAt: Int64) -> [ProbeResult] {
+    private static func sample(_ probes: [PlannedProbe], plan: CheckPlan, startedAt: Int64,
+                               progress: (CheckProgress) -> Void) -> [ProbeResult] {
         var samples = probes.map { _ in [ProbeResult]() }
         let runner = ProbeRunner(plan: plan, startedAt: startedAt)
         let rounds = probes.map(\.result.target.samples).max() ?? 1
+        let unrun = probes.count { !$0.runs }
+        var counts = CheckProgress(finished: unrun, total: probes.reduce(0) { $0 + ($1.runs ? $1.result.target.samples : 1) },
+                                   failed: unrun)
         for round in 0..<rounds {
             let due = probes.indices.filter { probes[$0].runs && round < probes[$0].result.target.samples }
             if due.isEmpty { break }
-            runner.run(due.map { probes[$0] }) { index, result in samples[due[index]].append(result) }
+            runner.run(due.map { probes[$0] }, tick: { progress(counts) }) { index, result in
+                samples[due[index]].append(result)
+                counts.finished += 1
+                if !result.passed { counts.failed += 1 }
+                progress(counts)
+            }
         }
         return probes.indices.map { SampleAggregate.result(of: samples[$0], planned: probes[$0].result) }
     }

@@ -8,6 +8,8 @@ import HTTPDNS
 struct ProbeRunner {
     let plan: CheckPlan
     let startedAt: Int64
+    /// The longest wait on the loop between two calls of `tick`.
+    static let tickMS = 250
 
     /// A probe waiting for its next attempt.
     private struct Attempt {
@@ -17,8 +19,8 @@ struct ProbeRunner {
         var due = ContinuousClock.now
     }
 
-    /// Probes that never ran keep the results the planner gave them. `tick` is called at least once a second while
-    /// transfers run.
+    /// Probes that never ran keep the results the planner gave them. `tick` is called at least four times a second
+    /// while transfers run.
     func run(_ probes: [PlannedProbe], tick: () -> Void = {}, finished: (Int, ProbeResult) -> Void) {
         let multi: MultiHandle
         do { multi = try MultiHandle() } catch {
@@ -56,12 +58,13 @@ struct ProbeRunner {
                 }
                 if next == ready.count { (ready, next) = ([], 0) }
                 guard multi.count > 0 || !waiting.isEmpty else { return }
-                let untilDue = waiting.map { ($0.due - clock.now).wholeMilliseconds }.min().map { max(0, $0) } ?? 1000
+                let untilDue = waiting.map { ($0.due - clock.now).wholeMilliseconds }.min().map { max(0, $0) } ?? Self.tickMS
                 if multi.count == 0 {
-                    if untilDue > 0 { FetchRun.sleep(milliseconds: untilDue) }
+                    if untilDue > 0 { FetchRun.sleep(milliseconds: min(untilDue, Self.tickMS)) }
+                    tick()
                     continue
                 }
-                for (handle, error) in try multi.run(upToMilliseconds: min(1000, untilDue == 0 ? 1 : untilDue)) {
+                for (handle, error) in try multi.run(upToMilliseconds: min(Self.tickMS, max(1, untilDue))) {
                     guard let (attempt, transfer) = inFlight.removeValue(forKey: ObjectIdentifier(handle)) else { continue }
                     let result = transfer.result(error: error, now: startedAt)
                     let target = result.target
