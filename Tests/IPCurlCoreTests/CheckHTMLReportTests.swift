@@ -22,6 +22,30 @@ import HTTPDNS
         return report
     }
 
+    /// ``CheckReportFixture/report`` with its first two probes sampled through ``SampleAggregate``: the pass over five
+    /// samples, the second with one retried (a flaky pass), the other over four samples, one failing, with a p95 limit.
+    static var sampledReport: CheckReport {
+        var report = CheckReportFixture.report
+        func sample(_ base: ProbeResult, total: Int64, passed: Bool = true) -> ProbeResult {
+            var one = base
+            one.timings.total = total
+            one.failures = passed ? [] : [AssertionFailure(assertion: "status", expected: "2xx", actual: "503")]
+            return one
+        }
+        var pass = report.probes[0]
+        pass.failures = []
+        var samples = [5_000, 6_000, 7_000, 8_000, 40_000].map { sample(pass, total: Int64($0)) }
+        samples[1].attempts = 2
+        samples[1].retriedFailures = [RetriedFailure(sample: 1, attempt: 1, reason: "exit 7: <refused>")]
+        report.probes[0] = SampleAggregate.result(of: samples, planned: pass)
+        var slow = report.probes[1]
+        slow.failures = []
+        slow.target.expect.p95MS = 20
+        report.probes[1] = SampleAggregate.result(of: [sample(slow, total: 9_000), sample(slow, total: 30_000, passed: false),
+                                                       sample(slow, total: 10_000), sample(slow, total: 11_000)], planned: slow)
+        return report
+    }
+
     func render(_ report: CheckReport) throws -> String {
         report.rendered(as: try #require(Self.html, "no html format"), colour: false)
     }
@@ -73,7 +97,31 @@ import HTTPDNS
         for phase in ["dns (per name)", "connect", "tls", "ttfb", "transfer"] { #expect(page.contains(">\(phase)</text>")) }
     }
 
-    @Test(arguments: [CheckReportFixture.report, CheckReportFixture.reportWithRepeats, hostileReport])
+    @Test func eachSampledAddressHasAStripPlotPercentilesAndAPhaseTable() throws {
+        let report = Self.sampledReport
+        let page = try render(report)
+        #expect(CheckReportFixture.count("<svg class=\"distribution\"", in: page) == 2, "the two sampled probes")
+        #expect(CheckReportFixture.count("r=\"3\" fill=\"#0072B2\"", in: page) == 5 + 3, "one dot per passing sample")
+        #expect(CheckReportFixture.count("stroke=\"#D55E00\" stroke-width=\"2\"/>", in: page) == 1, "one cross per failed sample")
+        for label in [">p50 7.0 ms</text>", ">p95 40.0 ms</text>", ">p99 40.0 ms</text>", ">p50 10.0 ms</text>", ">p95 30.0 ms</text>",
+                      ">p95 limit 20 ms</text>", "Latency over 5 samples, 0 failed", "Latency over 4 samples, 1 failed",
+                      "Latency: 1 sample, total 0.5 ms"] {
+            #expect(page.contains(label), "\(label)")
+        }
+        #expect(CheckReportFixture.count("<caption>Phases over the completed samples", in: page) == 2)
+        #expect(page.contains("<tr><th>total</th><td class=\"number\">5.0</td><td class=\"number\">7.0</td>"), "min and p50 of the pass")
+        #expect(page.contains("<title id=\"d"), "each plot has a text title")
+        #expect(page.contains("status: expected 2xx, got 503; p95: expected ≤ 20 ms, got 30.0 ms over 4 samples"))
+    }
+
+    @Test func aFlakyPassIsMarkedWithItsRetriedFailures() throws {
+        let page = try render(Self.sampledReport)
+        #expect(page.contains("<dt>Attempts</dt><dd>6 <mark class=\"short\">&#9888; FLAKY</mark></dd>"), "\(page)")
+        #expect(page.contains("<li>attempt 1 of sample 2: exit 7: &lt;refused&gt;</li>"))
+        #expect(page.contains("(1 flaky)"))
+    }
+
+    @Test(arguments: [CheckReportFixture.report, CheckReportFixture.reportWithRepeats, hostileReport, sampledReport])
     func noScriptAndNoURLFetchedFromAnywhere(report: CheckReport) throws {
         let page = try render(report)
         #expect(!page.lowercased().contains("<script"))
@@ -88,7 +136,7 @@ import HTTPDNS
     static var hasHTML5lib: Bool { (try? Consumer.run("/usr/bin/python3", ["-c", "import html5lib"]).status) == 0 }
 
     @Test(.enabled(if: hasHTML5lib, "python3-html5lib is not installed"),
-          arguments: [CheckReportFixture.report, CheckReportFixture.reportWithRepeats, hostileReport])
+          arguments: [CheckReportFixture.report, CheckReportFixture.reportWithRepeats, hostileReport, sampledReport])
     func html5libParsesThePageWithoutErrors(report: CheckReport) throws {
         let script = """
             import sys, html5lib

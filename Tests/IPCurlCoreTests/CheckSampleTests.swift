@@ -58,15 +58,29 @@ import Testing
         let result = SampleAggregate.result(of: [first, second], planned: planned)
         #expect(result.passed && result.flaky && result.attempts == 4)
         #expect(result.retriedFailures.map(\.sample) == [2, 2] && result.retriedFailures.map(\.attempt) == [1, 2])
-        #expect(result.retriedLines == ["sample 2, attempt 1: exit 7: Failed to connect",
-                                        "sample 2, attempt 2: status: expected 2xx, got 503"], "\(result.retriedLines)")
+        #expect(result.retriedLines() == ["attempt 1 of sample 2: exit 7: Failed to connect",
+                                          "attempt 2 of sample 2: status: expected 2xx, got 503"], "\(result.retriedLines())")
         let steady = SampleAggregate.result(of: [first], planned: planned)
-        #expect(steady.attempts == 1 && !steady.flaky && steady.retriedLines.isEmpty)
+        #expect(steady.attempts == 1 && !steady.flaky && steady.retriedLines().isEmpty)
         #expect(SampleAggregate.result(of: [], planned: planned).attempts == 0, "a probe that never ran made no attempt")
         var failing = second
         failing.status = 503
         failing.failures = [AssertionFailure(assertion: "status", expected: "2xx", actual: "503")]
         #expect(!SampleAggregate.result(of: [failing], planned: planned).flaky, "a failure is not flaky, only a pass can be")
+    }
+
+    @Test func retriedFailuresFoldBySampleRangesAndStopAtTheLimit() {
+        var result = sample(total: 1_000)
+        result.samples.count = 9
+        let refused = "exit 7: Failed to connect"
+        result.retriedFailures = [1, 2, 3, 5, 7, 8].map { RetriedFailure(sample: $0, attempt: 1, reason: refused) }
+            + [RetriedFailure(sample: 3, attempt: 2, reason: refused), RetriedFailure(sample: 4, attempt: 1, reason: "status: expected 2xx, got 503")]
+        #expect(result.retriedLines() == ["attempt 1 of samples 1-3, 5, 7-8: \(refused)", "attempt 2 of sample 3: \(refused)",
+                                          "attempt 1 of sample 4: status: expected 2xx, got 503"], "\(result.retriedLines())")
+        #expect(result.retriedLines(limit: 1) == ["attempt 1 of samples 1-3, 5, 7-8: \(refused)", "and 2 more"])
+        result.samples.count = 1
+        result.retriedFailures = [RetriedFailure(sample: 1, attempt: 1, reason: refused)]
+        #expect(result.retriedLines() == ["attempt 1: \(refused)"], "no sample numbers without sampling")
     }
 
     @Test func aPercentileLimitNamesItselfWithTheSampleCount() {

@@ -110,6 +110,31 @@ import Testing
         #expect(dom.stdout.contains("<title>ipcurl check: FAIL"), "the title the script would have replaced")
     }
 
+    @Test(.enabled(if: hasChromium, "chromium is not installed"))
+    func samplesAndRetriesRenderAsDistributionsAndFlakyMarks() throws {
+        let scratch = try TemporaryDirectory()
+        let key = "html-flaky-\(UInt32.random(in: 0...UInt32.max))"
+        let page = try htmlReport(["--all-ips", "-4", "--samples", "5", "--retries", "1", "--retry-interval", "0",
+                                   "--expect-p95-ms", "5000", lab.https("mixed.test"),
+                                   lab.https("a.test", "/api/flaky?key=\(key)&fails=1")], in: scratch)
+        let parsed = try html5lib(page)
+        #expect(parsed.errors == [], "html5lib: \(parsed.errors)")
+        let dom = try chromium(page, "--dump-dom", in: scratch)
+        #expect(dom.status == 0, "\(dom.stderr)")
+        let domFile = scratch.path + "/dom.html"
+        try dom.stdout.write(toFile: domFile, atomically: true, encoding: .utf8)
+        let text = try html5lib(domFile).text
+        #expect(text.components(separatedBy: "Latency over 5 samples").count - 1 == 3, "one per address: \(text.prefix(2000))")
+        #expect(text.contains("p95 limit 5000 ms") && text.contains("FLAKY"), "\(text.prefix(2000))")
+        #expect(text.contains("attempt 1 of sample 1: status: expected 2xx, got 503"), "\(text.prefix(3000))")
+        let png = scratch.path + "/report.png"
+        let shot = try chromium(page, "--screenshot=\(png)", in: scratch)
+        #expect(shot.status == 0, "\(shot.stderr)")
+        let colours = try run(Self.python, ["-c", Self.pngColours, png])
+        let counts = try #require(try JSONSerialization.jsonObject(with: Data(colours.stdout.utf8)) as? [String: Int], "\(colours.stderr)")
+        #expect(counts["distinct"] ?? 0 > 16 && counts["nonwhite"] ?? 0 > 20_000, "more than a blank page: \(counts)")
+    }
+
     /// Decodes an 8-bit RGB or RGBA PNG with zlib and counts its distinct colours, its pixels that are not white, and
     /// its pixels in the report's PASS blue (#0072B2) and FAIL vermillion (#D55E00).
     static let pngColours = #"""

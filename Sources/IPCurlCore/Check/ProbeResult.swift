@@ -77,11 +77,6 @@ public struct RetriedFailure: Sendable, Equatable {
         self.attempt = attempt
         self.reason = reason
     }
-
-    /// `sample 2, attempt 1: status: expected 2xx, got 503`; without the sample when there is only one.
-    func description(sampled: Bool) -> String {
-        (sampled ? "sample \(sample), " : "") + "attempt \(attempt): " + reason
-    }
 }
 
 /// A transfer that did not complete, in curl's terms.

@@ -9,9 +9,19 @@ public struct SampleSummary: Sendable, Equatable {
     public var completed = 1
     /// Per phase, in ``SamplePhase`` order; empty with one sample, or when no sample completed.
     public var spreads: [PhaseSpread] = []
+    /// Every sample's total time and outcome, in the order taken; empty with one sample.
+    public var points: [SamplePoint] = []
 
     /// One sample that passed, no spread.
     public init() {}
+}
+
+/// One sample as the distribution plot shows it.
+public struct SamplePoint: Sendable, Equatable {
+    /// Connect to last byte (or to the failure), in microseconds.
+    public var total: Int64
+    /// Whether the sample passed its assertions.
+    public var passed: Bool
 }
 
 /// A connection phase whose time the samples spread over.
@@ -93,6 +103,7 @@ enum SampleAggregate {
         result.retriedFailures = samples.enumerated().flatMap { number, sample in
             sample.retriedFailures.map { RetriedFailure(sample: number + 1, attempt: $0.attempt, reason: $0.reason) }
         }
+        if samples.count > 1 { result.samples.points = samples.map { SamplePoint(total: $0.timings.total, passed: $0.passed) } }
         if samples.count > 1, !completed.isEmpty {
             result.samples.spreads = SamplePhase.allCases.map { phase in
                 PhaseSpread(phase: phase, spread: SampleSpread(completed.map { phase.time(in: $0.timings) }))

@@ -3,7 +3,7 @@ import HTTPDNS
 /// `--format html`: one self-contained page (inline `<style>` with a print stylesheet, inline SVG, no script and no
 /// URL fetched from anywhere) that reads without JavaScript. It shows the summary (verdict, run time, names with
 /// their resolver and lookup time, labels), a table of every probe, then one section per address, failures first:
-/// the reason, the phase waterfall (``HTMLWaterfall``), the certificate with its days left (highlighted under the
+/// the reason, the phase waterfall (``HTMLWaterfall``), with samples their distribution (``HTMLDistribution``), the certificate with its days left (highlighted under the
 /// target's `min_cert_days`) and the answer. Every string from a server or a user goes through ``HTMLText``.
 /// Colours are the Okabe–Ito palette, and every colour has the words PASS or FAIL (or the phase's name) beside it,
 /// so neither colour vision nor a colour printer is needed.
@@ -12,6 +12,7 @@ enum HTMLReport {
         let ordered = report.probes.enumerated().sorted { ($0.element.passed ? 1 : 0, $0.offset) < ($1.element.passed ? 1 : 0, $1.offset) }
             .map(\.element)
         let scale = report.probes.map { $0.timings.resolve + $0.timings.total }.max() ?? 0
+        let sampleScale = HTMLDistribution.scale(report.probes)
         let verdict = report.passed ? "PASS" : "FAIL"
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -23,7 +24,7 @@ enum HTMLReport {
         out += probeTable(ordered, now: report.startedAt)
         out += "<main>\n"
         for (index, probe) in ordered.enumerated() {
-            out += section(probe, index: index, scale: scale, now: report.startedAt)
+            out += section(probe, index: index, scale: scale, sampleScale: sampleScale, now: report.startedAt)
         }
         out += "</main>\n"
         if !report.comparisons.isEmpty { out += comparisons(report.comparisons) }
@@ -79,12 +80,12 @@ enum HTMLReport {
         return out + "</tbody>\n</table>\n"
     }
 
-    private static func section(_ probe: ProbeResult, index: Int, scale: Int64, now: Int64) -> String {
+    private static func section(_ probe: ProbeResult, index: Int, scale: Int64, sampleScale: Int64, now: Int64) -> String {
         var out = "<section id=\"probe-\(index)\" class=\"probe \(probe.passed ? "pass" : "fail")\">\n<h2>" + badge(probe.passed)
             + " " + HTMLText.escape(probe.title) + "</h2>\n"
         out += "<p class=\"reason\"><strong>\(probe.passed ? "PASS" : "FAIL"):</strong> " + HTMLText.escape(probe.reason) + "</p>\n"
         out += HTMLWaterfall.svg(probe.timings, id: "w\(index)", scale: scale)
-        out += distribution(probe)
+        out += HTMLDistribution.html(probe, id: "d\(index)", scale: sampleScale)
         var facts: [(String, String)] = []
         let source = probe.address == nil ? "not resolved" : probe.answerSource.isEmpty ? "IP literal" : probe.answerSource
         facts.append(("Answer", HTMLText.escape(source) + (probe.family.isEmpty ? "" : ", " + probe.family)))
@@ -93,7 +94,7 @@ enum HTMLReport {
         if probe.attempts > probe.samples.count || probe.flaky {
             facts.append(("Attempts", "\(probe.attempts)" + (probe.flaky ? " " + flakyMark : "")))
             if !probe.retriedFailures.isEmpty {
-                facts.append(("Retried", "<ul class=\"retried\">" + probe.retriedLines.map { "<li>" + HTMLText.escape($0) + "</li>" }
+                facts.append(("Retried", "<ul class=\"retried\">" + probe.retriedLines().map { "<li>" + HTMLText.escape($0) + "</li>" }
                     .joined() + "</ul>"))
             }
         }
@@ -105,12 +106,6 @@ enum HTMLReport {
         }
         out += "<dl class=\"facts\">\n" + facts.map { "<dt>\($0.0)</dt><dd>\($0.1)</dd>\n" }.joined() + "</dl>\n"
         return out + "</section>\n"
-    }
-
-    /// The place for a per-address latency distribution (a strip or box plot of every sample's total time): a probe
-    /// holds one sample, so this names it.
-    private static func distribution(_ probe: ProbeResult) -> String {
-        "<p class=\"distribution\">Latency: 1 sample, total " + ReportFormat.milliseconds(probe.timings.total) + " ms</p>\n"
     }
 
     /// Days left, marked `below N` (and highlighted) under the target's `min_cert_days`, `expired` below zero.

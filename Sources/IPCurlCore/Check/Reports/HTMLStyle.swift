@@ -24,7 +24,11 @@ enum HTMLStyle {
         ul.retried { margin: 0; padding-left: 1.2em; font-family: ui-monospace, monospace; }
         svg.waterfall { max-width: 100%; height: auto; display: block; margin: .4em 0; }
         svg.waterfall text { font: 12px sans-serif; fill: #000; }
-        .distribution { color: #333; font-style: italic; }
+        p.distribution { color: #333; font-style: italic; margin: .4em 0 0; }
+        svg.distribution { max-width: 100%; height: auto; display: block; margin: .2em 0; }
+        svg.distribution text { font: 12px sans-serif; fill: #000; }
+        table.spread { margin: .3em 0 .6em; }
+        table.spread th, table.spread td { padding: .1em .5em; }
         @page { margin: 1.5cm; }
         @media print {
             body { margin: 0; font-size: 10pt; }

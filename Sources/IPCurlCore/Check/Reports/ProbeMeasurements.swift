@@ -21,7 +21,7 @@ enum ProbeMeasurements {
             "tls_version: " + (probe.tlsVersion?.number ?? "none"),
         ]
         lines.append("attempts: \(probe.attempts)" + (probe.flaky ? " (flaky: passed after a failed attempt)" : ""))
-        lines += probe.retriedLines.map { "retried: " + $0 }
+        lines += probe.retriedLines().map { "retried: " + $0 }
         if probe.samples.count > 1 {
             lines += ["samples: \(probe.samples.count)", "failed_samples: \(probe.samples.failed)"]
             lines += probe.samples.spreads.map { item in

@@ -60,8 +60,36 @@ extension CheckReport {
 }
 
 extension ProbeResult {
-    /// Each retried failure as one line: `attempt 1: status: expected 2xx, got 503` (with its sample when sampling).
-    var retriedLines: [String] { retriedFailures.map { $0.description(sampled: samples.count > 1) } }
+    /// The retried failures for people: one line per attempt number and reason, the samples it happened in folded
+    /// into ranges (`attempt 1 of samples 1-3, 7: status: expected 2xx, got 503`; `attempt 1: …` without sampling),
+    /// at most `limit` lines and then how many more.
+    func retriedLines(limit: Int = 20) -> [String] {
+        var groups: [(attempt: Int, reason: String, samples: [Int])] = []
+        for failure in retriedFailures {
+            if let index = groups.firstIndex(where: { $0.attempt == failure.attempt && $0.reason == failure.reason }) {
+                groups[index].samples.append(failure.sample)
+            } else {
+                groups.append((failure.attempt, failure.reason, [failure.sample]))
+            }
+        }
+        var lines = groups.prefix(limit).map { group in
+            let which = samples.count > 1 ? " of " + (group.samples.count == 1 ? "sample " : "samples ") + ranges(group.samples) : ""
+            return "attempt \(group.attempt)\(which): \(group.reason)"
+        }
+        if groups.count > limit { lines.append("and \(groups.count - limit) more") }
+        return lines
+    }
+
+    /// `1-3, 7` for ascending `numbers`.
+    private func ranges(_ numbers: [Int]) -> String {
+        var parts: [String] = [], start = numbers[0], end = numbers[0]
+        for number in numbers.dropFirst() + [Int.min] {
+            if number == end + 1 { end = number; continue }
+            parts.append(start == end ? "\(start)" : "\(start)-\(end)")
+            (start, end) = (number, number)
+        }
+        return parts.joined(separator: ", ")
+    }
 
     /// The address as reports name it: `127.0.0.2`, `[::1]`; `nil` when the name did not resolve.
     var addressForm: String? { address?.resolveEntryForm }

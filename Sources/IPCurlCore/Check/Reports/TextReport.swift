@@ -64,7 +64,7 @@ enum TextReport {
         lines.append("timings (ms): " + phases.map { "\($0.0) \(ReportFormat.milliseconds($0.1))" }.joined(separator: ", "))
         if probe.attempts > probe.samples.count || probe.flaky {
             lines.append("attempts: \(probe.attempts)" + (probe.flaky ? ", flaky: passed after a failed attempt" : ""))
-            lines += probe.retriedLines.map { "retried " + Printable.escaped($0) }
+            lines += probe.retriedLines().map { "retried " + Printable.escaped($0) }
         }
         if probe.samples.count > 1 {
             lines.append("samples: \(probe.samples.count), \(probe.samples.failed) failed")
