@@ -2,7 +2,8 @@
 """make bench: ipcurl against curl on the lab (loopback only), written to BENCHMARKS.md.
 
 Usage: bench.py IPCURL FLOOR_DIR OUTPUT.md   (the lab's variables in the environment: `lab.sh env`)
-       bench.py IPCURL FLOOR_DIR OUTPUT.md --only large-inputs|exporter   (that section alone, printed, no file written)
+       bench.py IPCURL FLOOR_DIR OUTPUT.md --only large-inputs|exporter|samples   (that section alone, printed, no
+       file written)
 
 Every time is a paired ratio: the ipcurl command and the curl command run back to back (the order alternating from
 pair to pair), and the row reports the median of the per-pair ratios, so drift of the machine during the run cancels
@@ -419,6 +420,8 @@ def main():
         xargs = ["sh", "-c", 'xargs -P8 -n1 curl -s -o /dev/null --cacert "$1" --resolve "$2" <"$3"', "sh", CA, PIN, path]
         rows.append(measure(f"check: {count} probes", "against xargs -P8 -n1 curl --resolve", probe + urls, xargs,
                             pairs=BIG_PAIRS, grind=False))
+    sampled, sampled_rss = sampled_check()
+    rows.append(sampled)
     big = f"https://a.test:{PORT}/files/big.bin"
     mine, curls = os.path.join(SCRATCH, "mine.bin"), os.path.join(SCRATCH, "curls.bin")
     rows.append(measure("64 MiB download to a file", "-o replacing an existing file on both sides",
@@ -433,8 +436,23 @@ def main():
                         [IPCURL, *quiet, *LAB_CA, "--resolve", PIN, "-T", upload, api],
                         ["curl", *quiet, *LAB_CA, "--resolve", PIN, "-T", upload, api], pairs=BIG_PAIRS, grind=False))
     probes, figures = exporters()
-    write(rows, NAMESPACED, large_inputs(), [redirect_hops_goal(), *exporter_goals(probes, figures)],
+    write(rows, NAMESPACED, large_inputs(), [sampled_rss, redirect_hops_goal(), *exporter_goals(probes, figures)],
           exporter_lines(probes, figures))
+
+
+def sampled_check():
+    """`check --samples 10` over 100 URLs against ten sequential `check` runs of the same URLs (the row), and the peak
+    RSS of a check of 10,000 samples, 100 of each URL (a goal)."""
+    urls = [f"https://a.test:{PORT}/?n={n}" for n in range(100)]
+    probe = [IPCURL, "check", "--no-dns-cache", *LAB_CA, "--doh", DOH, "-4", "--format", "json", "-o", "/dev/null"]
+    loop = 'for i in 1 2 3 4 5 6 7 8 9 10; do "$@" || exit 1; done'
+    row = measure("check --samples 10: 100 URLs", "against ten sequential `check` runs of the same 100 URLs",
+                  probe + ["--samples", "10"] + urls, ["sh", "-c", loop, "sh", *probe, *urls], pairs=BIG_PAIRS, grind=False)
+    kib, _ = peak_rss(probe + ["--samples", "100"] + urls)
+    print(f"{'check: 10,000 samples, peak RSS':<44} {kib / 1024:.1f} MiB", flush=True)
+    goal = ("peak RSS, check of 10,000 samples (`--samples 100`, 100 URLs)", "< 30 MiB", f"{kib / 1024:.1f} MiB",
+            "yes" if kib / 1024 < 30 else "no", REASONS["samples-rss"])
+    return row, goal
 
 
 def find(rows, name):
@@ -490,6 +508,8 @@ def goals(rows):
         out.append((figure, f"≤ {goal} MiB", f"{mib:.1f} MiB (curl {row.theirs.rss_kib / 1024:.1f} MiB)",
                     "yes" if mib <= goal else "no", REASONS["rss"]))
     ratio("check: 100 probes", "check, 100 URLs / `xargs -P8 -n1 curl --resolve`", 0.35, REASONS["check"])
+    ratio("check --samples 10: 100 URLs", "check `--samples 10` over 100 URLs / ten sequential `check` runs", 1.00,
+          REASONS["samples"])
     row = find(rows, "check: 1000 probes")
     mib = row.ours.rss_kib / 1024
     out.append(("peak RSS, check of 1000 probes", "< 60 MiB", f"{mib:.1f} MiB", "yes" if mib < 60 else "no",
@@ -513,6 +533,10 @@ REASONS = {
     "cold": "",
     "version": "start-up is the static Swift runtime's (compare the floor rows). ",
     "check": "probes run on one multi handle; the curl side pays a process per URL.",
+    "samples": "samples run in rounds on one multi handle, each round waiting for its slowest probe, as each of the "
+               "sequential runs waits for its own; the run saves their start-ups and name lookups. ",
+    "samples-rss": "an address keeps of each sample its phase times and outcome (SampleAggregate), and whole results "
+                   "only for its first failed, last passed and last sample. ",
     "instructions": "the minimal Swift program (Benchmarks/Floor) is the floor this figure stands on.",
     "download": "the per-byte path is libcurl's on both sides; only file handling differs.",
     "rss": "the static Swift runtime's pages are resident from the start (compare --version).",
@@ -586,12 +610,15 @@ if __name__ == "__main__":  # imported, a single figure function can be run on i
         if ONLY is not None:
             if ONLY == "large-inputs":
                 print("\n".join(large_inputs_lines(large_inputs())))
+            elif ONLY == "samples":
+                row, goal = sampled_check()
+                print(f"| {' | '.join(goal)} |")
             elif ONLY == "exporter":
                 probes, figures = exporters()
                 print("\n".join(exporter_lines(probes, figures)))
                 print("\n".join(f"| {' | '.join(row)} |" for row in exporter_goals(probes, figures)))
             else:
-                raise SystemExit(f"bench: no section {ONLY!r} (large-inputs, exporter)")
+                raise SystemExit(f"bench: no section {ONLY!r} (large-inputs, exporter, samples)")
             sys.exit(0)
         made = None if NAMESPACED else private_store()
         if made:

@@ -36,7 +36,7 @@ public enum Check {
     /// sample k+1 of any, so one address's samples never overlap; each round waits for its slowest probe.
     private static func sample(_ probes: [PlannedProbe], plan: CheckPlan, startedAt: Int64,
                                progress: (CheckProgress) -> Void) -> [ProbeResult] {
-        var samples = probes.map { _ in [ProbeResult]() }
+        var samples = probes.map { _ in SampleAggregate() }
         let runner = ProbeRunner(plan: plan, startedAt: startedAt)
         let rounds = probes.map(\.result.target.samples).max() ?? 1
         let unrun = probes.count { !$0.runs }
@@ -46,12 +46,12 @@ public enum Check {
             let due = probes.indices.filter { probes[$0].runs && round < probes[$0].result.target.samples }
             if due.isEmpty { break }
             runner.run(due.map { probes[$0] }, tick: { progress(counts) }) { index, result in
-                samples[due[index]].append(result)
+                samples[due[index]].add(result)
                 counts.finished += 1
                 if !result.passed { counts.failed += 1 }
                 progress(counts)
             }
         }
-        return probes.indices.map { SampleAggregate.result(of: samples[$0], planned: probes[$0].result) }
+        return probes.indices.map { samples[$0].result(planned: probes[$0].result) }
     }
 }

@@ -77,13 +77,48 @@ public struct SampleSpread: Sendable, Equatable {
     var named: [(name: String, value: Int64)] { [("min", min), ("p50", p50), ("p95", p95), ("p99", p99), ("max", max)] }
 }
 
-/// Turns an address's samples into the one ``ProbeResult`` reports show: the first failed sample when more failed
-/// than ``CheckTarget/maxFailedSamples`` allows, else the last that passed; with every sample's attempts (and
-/// retried failures, numbered by sample), its ``SampleSummary`` and the
-/// percentile expectations (`p50_ms`, `p95_ms`, `p99_ms`) checked over the completed samples.
-enum SampleAggregate {
+/// Turns an address's samples into the one ``ProbeResult`` reports show, a sample at a time (``add(_:)``), keeping
+/// of each sample only its phase times and outcome, so 10,000 samples cost about a megabyte: the result is the first
+/// failed sample when more failed than ``CheckTarget/maxFailedSamples`` allows, else the last that passed; with
+/// every sample's attempts (and retried failures, numbered by sample), its ``SampleSummary`` and the percentile
+/// expectations (`p50_ms`, `p95_ms`, `p99_ms`) checked over the completed samples.
+struct SampleAggregate {
+    private var count = 0, failed = 0, attempts = 0
+    private var firstFailed: ProbeResult?, lastPassed: ProbeResult?, last: ProbeResult?
+    /// The completed samples' phase times.
+    private var completed: [ProbeTimings] = []
+    private var points: [SamplePoint] = []
+    private var retried: [RetriedFailure] = []
+
+    /// No sample yet.
+    init() {}
+
+    /// Takes the next sample.
+    mutating func add(_ sample: ProbeResult) {
+        count += 1
+        attempts += sample.attempts
+        retried += sample.retriedFailures.map { RetriedFailure(sample: count, attempt: $0.attempt, reason: $0.reason) }
+        points.append(SamplePoint(total: sample.timings.total, passed: sample.passed))
+        if sample.error == nil { completed.append(sample.timings) }
+        if sample.passed {
+            lastPassed = sample
+        } else {
+            failed += 1
+            if firstFailed == nil { firstFailed = sample }
+        }
+        last = sample
+    }
+
+    /// The samples of `samples` in order, as one result.
     static func result(of samples: [ProbeResult], planned: ProbeResult) -> ProbeResult {
-        guard let last = samples.last else {
+        var aggregate = SampleAggregate()
+        for sample in samples { aggregate.add(sample) }
+        return aggregate.result(planned: planned)
+    }
+
+    /// The samples so far as one result; `planned` when none ran (with no sample and no attempt).
+    func result(planned: ProbeResult) -> ProbeResult {
+        guard let last else {
             var result = planned
             result.samples.count = 0
             result.samples.completed = 0
@@ -91,25 +126,20 @@ enum SampleAggregate {
             return result
         }
         let target = planned.target
-        let failed = samples.filter { !$0.passed }
-        let allowed = failed.count <= target.maxFailedSamples
-        var result = allowed ? samples.last(where: \.passed) ?? last : failed[0]
+        var result = failed <= target.maxFailedSamples ? lastPassed ?? last : firstFailed ?? last
         result.target = target
-        let completed = samples.filter { $0.error == nil }
-        result.samples.count = samples.count
-        result.samples.failed = failed.count
+        result.samples.count = count
+        result.samples.failed = failed
         result.samples.completed = completed.count
-        result.attempts = samples.reduce(0) { $0 + $1.attempts }
-        result.retriedFailures = samples.enumerated().flatMap { number, sample in
-            sample.retriedFailures.map { RetriedFailure(sample: number + 1, attempt: $0.attempt, reason: $0.reason) }
-        }
-        if samples.count > 1 { result.samples.points = samples.map { SamplePoint(total: $0.timings.total, passed: $0.passed) } }
-        if samples.count > 1, !completed.isEmpty {
+        result.attempts = attempts
+        result.retriedFailures = retried
+        if count > 1 { result.samples.points = points }
+        if count > 1, !completed.isEmpty {
             result.samples.spreads = SamplePhase.allCases.map { phase in
-                PhaseSpread(phase: phase, spread: SampleSpread(completed.map { phase.time(in: $0.timings) }))
+                PhaseSpread(phase: phase, spread: SampleSpread(completed.map { phase.time(in: $0) }))
             }
         }
-        let totals = SampleSpread(completed.map(\.timings.total))
+        let totals = SampleSpread(completed.map(\.total))
         for (name, limit, value) in [("p50", target.expect.p50MS, totals.p50), ("p95", target.expect.p95MS, totals.p95),
                                      ("p99", target.expect.p99MS, totals.p99)] {
             guard let limit else { continue }
