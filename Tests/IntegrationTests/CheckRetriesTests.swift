@@ -41,6 +41,16 @@ import Testing
         #expect(try hits(flaky.key) == 2)
     }
 
+    @Test func verboseSaysEachRetry() throws {
+        let flaky = flakyURL(fails: 2)
+        let result = try check(["-v", "--retries", "2", "--retry-interval", "0.25", "-o", "/dev/null", flaky.url])
+        #expect(result.status == 0, "\(result.stderr)")
+        let retries = result.stderr.split(separator: "\n").filter { $0.hasPrefix("* check: ") }
+        #expect(retries.count == 2, "\(result.stderr)")
+        #expect(retries.first?.hasSuffix(" attempt 1 failed (status: expected 2xx, got 503); attempt 2 in 0.25 s") == true, "\(retries)")
+        #expect(retries.last?.hasSuffix(" attempt 2 failed (status: expected 2xx, got 503); attempt 3 in 0.25 s") == true, "\(retries)")
+    }
+
     @Test func withoutRetriesTheSameBackendFails() throws {
         let flaky = flakyURL()
         let result = try check(["--format", "json", flaky.url])

@@ -106,7 +106,7 @@ struct CheckCommand: Subcommand {
             $0.headers.append($1.text)
         },
         OptionRow("request", "X", .string, "method", category, "Method for the URLs on the command line") { $0.method = $1.text },
-        OptionRow("verbose", "v", .boolean, "", category, "Show resolution decisions on stderr") { $0.verbose = $1.isOn },
+        OptionRow("verbose", "v", .boolean, "", category, "Show resolution decisions and retries on stderr") { $0.verbose = $1.isOn },
         OptionRow("silent", "s", .boolean, "", category, "No warnings on stderr") { $0.silent = $1.isOn },
     ] + ResolverOptions.rows.map { row in
         row.lifted({ try $1(&$0.resolver) }) { command, argument in command.resolverArguments.append((row.long, argument)) }

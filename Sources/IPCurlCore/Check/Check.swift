@@ -24,7 +24,8 @@ public enum Check {
         session.announce()
         let names = NameTable(urls: parsed.compactMap(\.url), session: session, timeLimitMS: plan.timeLimitMS)
         let probes = parsed.flatMap { ProbePlanner.probes(for: $0, names: names) }
-        let results = sample(probes, plan: plan, startedAt: startedAt, progress: progress)
+        let runner = ProbeRunner(plan: plan, startedAt: startedAt, diagnostics: diagnostics)
+        let results = sample(probes, runner: runner, progress: progress)
         names.distrustFailedAnswers(probes, results)
         let comparisons = plan.compareSystem ? names.compareWithSystem(dnsTimeoutMS: plan.resolver.dnsTimeoutMS,
                                                                                    families: plan.resolver.families) : []
@@ -34,10 +35,9 @@ public enum Check {
 
     /// Runs each probe its target's ``CheckTarget/samples`` times in rounds: sample k of every address before
     /// sample k+1 of any, so one address's samples never overlap; each round waits for its slowest probe.
-    private static func sample(_ probes: [PlannedProbe], plan: CheckPlan, startedAt: Int64,
+    private static func sample(_ probes: [PlannedProbe], runner: ProbeRunner,
                                progress: (CheckProgress) -> Void) -> [ProbeResult] {
         var samples = probes.map { _ in SampleAggregate() }
-        let runner = ProbeRunner(plan: plan, startedAt: startedAt)
         let rounds = probes.map(\.result.target.samples).max() ?? 1
         let unrun = probes.count { !$0.runs }
         var counts = CheckProgress(finished: unrun, total: probes.reduce(0) { $0 + ($1.runs ? $1.result.target.samples : 1) },

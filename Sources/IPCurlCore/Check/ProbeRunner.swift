@@ -8,6 +8,8 @@ import HTTPDNS
 struct ProbeRunner {
     let plan: CheckPlan
     let startedAt: Int64
+    /// Where `-v` says each retry (`* check: … attempt 1 failed (…); attempt 2 in 1.0 s`).
+    var diagnostics: Diagnostics?
     /// The longest wait on the loop between two calls of `tick`.
     static let tickMS = 250
 
@@ -73,6 +75,8 @@ struct ProbeRunner {
                     again.retried.append(RetriedFailure(sample: 1, attempt: attempt.number, reason: result.reason))
                     again.number += 1
                     again.due = clock.now + .milliseconds(target.retryIntervalMS)
+                    diagnostics?.trace("* check: \(result.title) attempt \(attempt.number) failed (\(result.reason)); attempt "
+                                       + "\(again.number) in \(ReportFormat.fixed(Int64(target.retryIntervalMS), unit: 1000, digits: 2)) s\n")
                     waiting.append(again)
                 }
                 tick()
