@@ -74,7 +74,7 @@ struct CheckCommand: Subcommand {
             $0.maxFailedSamples = try $1.integer(in: 0...1000)
         },
         OptionRow("retries", nil, .number, "n", category,
-                  "Try a failed probe (each sample) again up to N times on a fresh connection; any failure counts") {
+                  "Retry a failed probe (any failure) up to N times, each on a fresh connection") {
             $0.retries = try $1.integer(in: 0...100)
         },
         OptionRow("retry-interval", nil, .seconds, "seconds", category, "Pause before each retry (default 1)") {
