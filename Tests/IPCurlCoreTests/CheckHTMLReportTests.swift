@@ -95,6 +95,9 @@ import HTTPDNS
         #expect(CheckReportFixture.count("<svg class=\"waterfall\"", in: page) == 3)
         for value in ["1.2 ms", "0.3 ms", "4.5 ms", "2.0 ms", "0.1 ms"] { #expect(page.contains(">\(value)</text>"), "\(value)") }
         for phase in ["dns (per name)", "connect", "tls", "ttfb", "transfer"] { #expect(page.contains(">\(phase)</text>")) }
+        #expect(CheckReportFixture.count(">until exit 7</text>", in: page) == 1, "the refused probe's time until it failed")
+        #expect(page.contains("transfer 0.0, until exit 7 0.5</title>"), "and in the chart's title")
+        #expect(!page.contains("until exit 60") && CheckReportFixture.count("until exit", in: page) == 2, "only where no phase was timed")
     }
 
     @Test func eachSampledAddressHasAStripPlotPercentilesAndAPhaseTable() throws {

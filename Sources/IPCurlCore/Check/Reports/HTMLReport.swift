@@ -84,7 +84,7 @@ enum HTMLReport {
         var out = "<section id=\"probe-\(index)\" class=\"probe \(probe.passed ? "pass" : "fail")\">\n<h2>" + badge(probe.passed)
             + " " + HTMLText.escape(probe.title) + "</h2>\n"
         out += "<p class=\"reason\"><strong>\(probe.passed ? "PASS" : "FAIL"):</strong> " + HTMLText.escape(probe.reason) + "</p>\n"
-        out += HTMLWaterfall.svg(probe.timings, id: "w\(index)", scale: scale)
+        out += HTMLWaterfall.svg(probe.timings, error: probe.error, id: "w\(index)", scale: scale)
         out += HTMLDistribution.html(probe, id: "d\(index)", scale: sampleScale)
         var facts: [(String, String)] = []
         let source = probe.address == nil ? "not resolved" : probe.answerSource.isEmpty ? "IP literal" : probe.answerSource

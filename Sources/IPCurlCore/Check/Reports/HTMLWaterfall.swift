@@ -1,7 +1,9 @@
 /// One probe's phases as an inline SVG waterfall: one row per phase (the name's lookup, shared by every address of
 /// the name, then connect, TLS, time to first byte, transfer), each bar starting where the previous ended, on a scale
 /// shared by the whole report so addresses compare by length. Each bar has its own Okabe–Ito colour and fill pattern,
-/// and its name and milliseconds are written beside it.
+/// and its name and milliseconds are written beside it. A transfer that failed before libcurl timed any phase (a
+/// refused connection, a failed handshake: libcurl 7.88 reports their connect and TLS times as 0, as curl's `-w`
+/// shows) gets one more row, the time until the failure with its exit code, so the bar chart is never empty.
 enum HTMLWaterfall {
     /// A phase's row: label, fill colour and pattern.
     private struct Phase {
@@ -13,14 +15,18 @@ enum HTMLWaterfall {
 
     private static let width = 720, labelWidth = 150, barWidth = 440, rowHeight = 24
 
-    static func svg(_ timings: ProbeTimings, id: String, scale: Int64) -> String {
-        let phases = [
+    static func svg(_ timings: ProbeTimings, error: ProbeError? = nil, id: String, scale: Int64) -> String {
+        var phases = [
             Phase(label: "dns (per name)", colour: "#56B4E9", pattern: "hatch", micro: timings.resolve),
             Phase(label: "connect", colour: "#E69F00", pattern: "solid", micro: timings.connect),
             Phase(label: "tls", colour: "#009E73", pattern: "dots", micro: timings.tls),
             Phase(label: "ttfb", colour: "#0072B2", pattern: "solid", micro: timings.processing),
             Phase(label: "transfer", colour: "#CC79A7", pattern: "cross", micro: timings.transfer),
         ]
+        let untimed = timings.connect + timings.tls + timings.processing + timings.transfer == 0
+        if let error, untimed, timings.total > 0 {
+            phases.append(Phase(label: "until exit \(error.exitCode)", colour: "#D55E00", pattern: "solid", micro: timings.total))
+        }
         let height = rowHeight * (phases.count + 1)
         var out = "<svg class=\"waterfall\" role=\"img\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\""
             + " aria-labelledby=\"\(id)-title\">\n<title id=\"\(id)-title\">Phases in milliseconds: "
