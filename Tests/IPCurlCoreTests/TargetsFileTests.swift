@@ -300,7 +300,13 @@ import Testing
             #expect(failure("targets: [{url: https://a.test/, expect: {min_cert_days: \(bad)}}]") == "t.yaml:1:58: " + days)
         }
         #expect(failure("targets: [{url: https://a.test/, expect: {max_time_ms: 0}}]")
-            == #"t.yaml:1:56: "max_time_ms" must be a whole number of milliseconds above 0"#)
+            == #"t.yaml:1:56: "max_time_ms" must be a whole number of milliseconds from 1 to 2147483647"#)
+        // The command line's range: a limit is compared in microseconds, which a larger one would overflow.
+        for key in ["max_time_ms", "p50_ms", "p95_ms", "p99_ms"] {
+            #expect(try expectation("{\(key): 2147483647}") != IPCurlCore.Expectation(), "\(key)")
+            #expect(failure("targets: [{url: https://a.test/, expect: {\(key): 2147483648}}]")?
+                .hasSuffix(#""\#(key)" must be a whole number of milliseconds from 1 to 2147483647"#) == true, "\(key)")
+        }
     }
 
     @Test func bodyMatchesMustCompileAndIsReportedAtItsValue() throws {
