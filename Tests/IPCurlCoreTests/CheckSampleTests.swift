@@ -83,6 +83,21 @@ import Testing
         #expect(result.retriedLines() == ["attempt 1: \(refused)"], "no sample numbers without sampling")
     }
 
+    /// 1000 samples × 100 retries whose reasons all differ (a header value that changes per response): the fold
+    /// keeps first-appearance order and counts every other group (`make bench`-sized runs measure its time).
+    @Test func retriedFailuresWithEveryReasonDistinctFoldInOrder() {
+        var result = sample(total: 1_000)
+        result.samples.count = 1000
+        result.retriedFailures = (1...1000).flatMap { sample in
+            (1...100).map { RetriedFailure(sample: sample, attempt: $0, reason: "headers: got X-Id: \(sample * 1000 + $0)") }
+        }
+        result.retriedFailures.append(RetriedFailure(sample: 1000, attempt: 1, reason: "headers: got X-Id: 1001"))
+        let lines = result.retriedLines()
+        #expect(lines.count == 21 && lines.last == "and 99980 more", "\(lines.suffix(2))")
+        #expect(lines.first == "attempt 1 of samples 1, 1000: headers: got X-Id: 1001", "\(lines.prefix(2))")
+        #expect(lines[19] == "attempt 20 of sample 1: headers: got X-Id: 1020", "\(lines[19])")
+    }
+
     @Test func aPercentileLimitNamesItselfWithTheSampleCount() {
         var planned = ProbeResult(target: CheckTarget(url: "https://a.test/"), address: IPAddress("127.0.0.2"))
         planned.target.expect.p95MS = 20

@@ -190,9 +190,24 @@ import Testing
             #expect(failure("targets: [{url: https://a.test/, retries: \(bad)}]")
                 == #"t.yaml:1:43: "retries" must be a whole number from 0 to 100"#, "\(bad)")
         }
-        for bad in ["-1", "1d", "2h", "3601", "1.2.3", "'5s'", "[1]", "."] {
+        for bad in ["-1", "1d", "2h", "3601", "1.2.3", "'5'", "[1]", "."] {
             #expect(failure("targets: [{url: https://a.test/, retry_interval: \(bad)}]")
                 == #"t.yaml:1:50: "retry_interval" must be seconds (0.5) or a duration (500ms, 2s) of at most 1h"#, "\(bad)")
+        }
+    }
+
+    /// JSON has no bare duration: a targets file written as JSON (or by a JSON library) quotes `"500ms"` and may
+    /// write a number with an exponent (Python writes 0.00005 as `5e-05`).
+    @Test func retryIntervalAsAJSONDocumentWritesIt() throws {
+        let file = try parse("""
+            {"defaults": {"retry_interval": "500ms"},
+             "targets": [{"url": "https://a.test/"}, {"url": "https://b.test/", "retry_interval": "2s"},
+                         {"url": "https://c.test/", "retry_interval": 2.5e-1}, {"url": "https://d.test/", "retry_interval": 1E3}]}
+            """)
+        #expect(file.targets.map(\.retryIntervalMS) == [500, 2000, 250, 1_000_000])
+        for bad in ["\"0.5\"", "\"\"", "\"-1s\"", "\"2h\"", "1e4", "1e", "e3", "-1e-3"] {
+            #expect(failure("{\"targets\": [{\"url\": \"https://a.test/\", \"retry_interval\": \(bad)}]}")
+                == #"t.yaml:1:59: "retry_interval" must be seconds (0.5) or a duration (500ms, 2s) of at most 1h"#, "\(bad)")
         }
     }
 
@@ -285,7 +300,13 @@ import Testing
             #expect(failure("targets: [{url: https://a.test/, expect: {min_cert_days: \(bad)}}]") == "t.yaml:1:58: " + days)
         }
         #expect(failure("targets: [{url: https://a.test/, expect: {max_time_ms: 0}}]")
-            == #"t.yaml:1:56: "max_time_ms" must be a whole number of milliseconds above 0"#)
+            == #"t.yaml:1:56: "max_time_ms" must be a whole number of milliseconds from 1 to 2147483647"#)
+        // The command line's range: a limit is compared in microseconds, which a larger one would overflow.
+        for key in ["max_time_ms", "p50_ms", "p95_ms", "p99_ms"] {
+            #expect(try expectation("{\(key): 2147483647}") != IPCurlCore.Expectation(), "\(key)")
+            #expect(failure("targets: [{url: https://a.test/, expect: {\(key): 2147483648}}]")?
+                .hasSuffix(#""\#(key)" must be a whole number of milliseconds from 1 to 2147483647"#) == true, "\(key)")
+        }
     }
 
     @Test func bodyMatchesMustCompileAndIsReportedAtItsValue() throws {

@@ -107,6 +107,18 @@ import Testing
         #expect(seconds >= 0.4, "the retry waited its interval: \(seconds)")
     }
 
+    @Test func eachAttemptHasATimeLimitOfItsOwn() throws {
+        let result = try check(["-m", "0.4", "--retries", "1", "--retry-interval", "0", "--format", "json", lab.https("a.test", "/api/delay?ms=3000")])
+        #expect(result.status == 1, "\(result.stderr)")
+        let record = try probe(result)
+        let reasons = [(record["retried_failures"] as? [[String: Any]])?.first?["reason"] as? String, record["reason"] as? String]
+        // curl's message says how long the attempt ran: each ran out its own limit, not what the first left over.
+        let limits = reasons.map { reason in
+            reason.flatMap { $0.firstMatch(of: /^exit 28: Operation timed out after (\d+) milliseconds/).flatMap { Int($0.1) } }
+        }
+        #expect(record["attempts"] as? Int == 2 && limits.allSatisfy { ($0 ?? 0) >= 300 }, "\(reasons)")
+    }
+
     @Test func eachSampleIsRetriedOnItsOwn() throws {
         let flaky = flakyURL()
         let result = try check(["--samples", "3", "--retries", "1", "--retry-interval", "0", "--format", "json", flaky.url])

@@ -114,6 +114,20 @@ import Testing
         #expect(result.stderr.contains("targets.yaml:2:") && result.stderr.contains("\"samples\""), "\(result.stderr)")
     }
 
+    /// A targets file comes from a pull request as often as not: a millisecond limit the command line would refuse is
+    /// the same one-line usage error there, not a crash (the limit in microseconds overflowed Int64).
+    @Test(arguments: ["p50_ms", "p95_ms", "p99_ms", "max_time_ms"])
+    func aMillisecondLimitTooLargeInATargetsFileIsAUsageError(key: String) throws {
+        let scratch = try TemporaryDirectory()
+        let path = scratch.path + "/targets.yaml"
+        try "targets:\n  - { url: \"\(lab.https("a.test"))\", expect: { \(key): 9223372036854775807 } }\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try check(["--samples", "2", "--targets", path])
+        #expect(result.status == 2, "\(result.status) \(result.stderr)")
+        #expect(result.stderr.contains("targets.yaml:2:") && result.stderr.contains("\"\(key)\"")
+                && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    }
+
     /// mixed.test with three samples: one address passes every sample, the other fails every one.
     func mixedSampled(_ format: String) throws -> Run {
         let result = try check(["--all-ips", "-4", "--samples", "3", "--format", format, lab.https("mixed.test")])

@@ -112,6 +112,11 @@ struct CheckCommand: Subcommand {
         row.lifted({ try $1(&$0.resolver) }) { command, argument in command.resolverArguments.append((row.long, argument)) }
     }
 
+    /// Every row but ``curlRetryRows``: help, the man page and completions do not offer options that only refuse.
+    static var documentedRows: [OptionRow<CheckCommand>] {
+        allRows.filter { row in !curlRetryRows.contains { $0.long == row.long } }
+    }
+
     /// curl's retry options, refused: check's ``retries`` retry any failure, a failed assertion included, so they
     /// have check's own names. A row each, so `--retry` is not taken for an abbreviation of `--retry-interval`.
     private static let curlRetryRows: [OptionRow<CheckCommand>] = [

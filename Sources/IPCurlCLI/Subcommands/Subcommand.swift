@@ -36,6 +36,9 @@ protocol Subcommand: Sendable {
     /// Options the parser builds only when a command line names one ``rows`` lack (``CommandLineParser/laterRows``);
     /// help, the man page and completions list them after ``rows``.
     static var laterRows: [OptionRow<Self>] { get }
+    /// The options help, the man page and completions list: ``allRows`` unless the subcommand keeps rows that only
+    /// refuse an option (check's for curl's `--retry`) out of them.
+    static var documentedRows: [OptionRow<Self>] { get }
 
     /// Every option at its default.
     init()
@@ -59,6 +62,8 @@ extension Subcommand {
     /// Every option: ``rows`` then ``laterRows``, for help, the man page and completions.
     static var allRows: [OptionRow<Self>] { rows + laterRows }
 
+    static var documentedRows: [OptionRow<Self>] { allRows }
+
     /// The command that shows this subcommand's help.
     static var helpCommand: String { name == Subcommands.defaultName ? "ipcurl --help" : "ipcurl help \(name)" }
 
@@ -78,13 +83,13 @@ extension Subcommand {
 
     /// This subcommand for the man page and completions.
     static var documentSummary: SubcommandSummary {
-        SubcommandSummary(name: name, usage: usage, summary: summary, rows: allRows)
+        SubcommandSummary(name: name, usage: usage, summary: summary, rows: documentedRows)
     }
 
     /// Help text for `word` (empty, a category, `category`, `exit` or `all`; any other word lists the categories).
     static func helpText(_ word: String) -> String {
         if word.lowercased() == "exit" { return ExitCodes.helpText() }
-        return HelpText(rows: allRows, usage: usage, helpCommand: helpCommand).render(word)
+        return HelpText(rows: documentedRows, usage: usage, helpCommand: helpCommand).render(word)
     }
 }
 

@@ -54,6 +54,22 @@ import Testing
         #expect(count > 150)
     }
 
+    /// check refuses curl's retry options (exit 2, pointing at --retries): help, the man page and completions do not
+    /// offer them, nor a `--no-` form that would turn one off.
+    @Test func checksRefusedCurlRetryOptionsAreNotOffered() throws {
+        let refused = ["retry", "retry-delay", "retry-max-time", "retry-all-errors", "retry-connrefused"]
+        let check = try #require(Documentation.subcommands.first { $0.name == "check" })
+        #expect(check.options.filter { refused.contains($0.long) }.isEmpty, "\(check.options.map(\.long).filter { $0.hasPrefix("retr") })")
+        let page = try read("ipcurl.1")
+        let section = try #require(page.components(separatedBy: ".SH \"CHECK OPTIONS\"").dropFirst().first?
+            .components(separatedBy: "\n.SH ").first)
+        let listed = refused.filter { section.contains("\\fB\\-\\-" + $0.replacingOccurrences(of: "-", with: "\\-") + "\\fR") }
+        #expect(section.contains("\\-\\-retries") && listed.isEmpty && !section.contains("\\-\\-no\\-retry"), "\(listed)")
+        let help = try ipcurl(["help", "check", "all"])
+        #expect(help.stdout.contains("--retries <n>") && !help.stdout.contains("--retry-delay"), "\(help.stdout)")
+        #expect(try ipcurl(["check", "--retry-all-errors", "https://a.test/"]).status == 2, "still refused")
+    }
+
     @Test func groffRendersThePageWithoutWarnings() throws {
         let result = try run("/usr/bin/groff", ["-man", "-ww", "-z", directory.path + "/ipcurl.1"])
         #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")

@@ -64,11 +64,16 @@ extension ProbeResult {
     /// into ranges (`attempt 1 of samples 1-3, 7: status: expected 2xx, got 503`; `attempt 1: …` without sampling),
     /// at most `limit` lines and then how many more.
     func retriedLines(limit: Int = 20) -> [String] {
+        // Grouped through a dictionary: up to 1000 samples × 100 retries, each reason distinct (a header value
+        // that changes per response), must not compare every failure with every group.
         var groups: [(attempt: Int, reason: String, samples: [Int])] = []
+        var index: [RetriedFailure.Group: Int] = [:]
         for failure in retriedFailures {
-            if let index = groups.firstIndex(where: { $0.attempt == failure.attempt && $0.reason == failure.reason }) {
-                groups[index].samples.append(failure.sample)
+            let key = RetriedFailure.Group(attempt: failure.attempt, reason: failure.reason)
+            if let found = index[key] {
+                groups[found].samples.append(failure.sample)
             } else {
+                index[key] = groups.count
                 groups.append((failure.attempt, failure.reason, [failure.sample]))
             }
         }
@@ -107,6 +112,14 @@ extension ProbeResult {
     var failureType: String? {
         if let error { return "curl_error_\(error.exitCode)" }
         return failures.first?.assertion
+    }
+}
+
+extension RetriedFailure {
+    /// What retried failures fold by for people: the attempt number and the reason.
+    struct Group: Hashable {
+        let attempt: Int
+        let reason: String
     }
 }
 

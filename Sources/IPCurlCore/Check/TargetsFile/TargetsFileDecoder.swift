@@ -127,17 +127,35 @@ struct TargetsFileDecoder {
         return count
     }
 
-    /// Seconds as a number (`0.5`) or a Go duration as Prometheus configurations write one (`500ms`, `2s`), at most
-    /// an hour; milliseconds.
+    /// Seconds as a plain number (`0.5`, `2.5e-1`, as YAML and JSON write one) or a Go duration as Prometheus
+    /// configurations write one (`500ms`, `2s`, quoted or not: JSON has no other way to say it), at most an hour;
+    /// milliseconds.
     private func retryInterval(_ node: YAMLNode) throws(TargetsFileError) -> Int {
         let message = "\"retry_interval\" must be seconds (0.5) or a duration (500ms, 2s) of at most 1h"
-        guard let text = node.plainText else { throw error(node, message) }
-        let isNumber = !text.isEmpty && text != "." && text.utf8.allSatisfy { ASCII.isDigit($0) || $0 == UInt8(ascii: ".") }
-            && text.utf8.filter({ $0 == UInt8(ascii: ".") }).count <= 1
-        guard let seconds = isNumber ? Double(text) : GoDuration.seconds(text), seconds >= 0, seconds <= 3600 else {
+        guard let text = node.text else { throw error(node, message) }
+        let number = node.plainText == nil ? nil : Self.unsignedNumber(text)
+        guard let seconds = number ?? (Self.unsignedNumber(text) == nil ? GoDuration.seconds(text) : nil),
+              seconds >= 0, seconds <= 3600 else {
             throw error(node, message)
         }
         return Int((seconds * 1000).rounded())
+    }
+
+    /// The value of `text` when it is an unsigned decimal number as YAML 1.2's core schema and JSON write one
+    /// (`5`, `.5`, `5.`, `2.5e-1`, `1E3`), else `nil`.
+    static func unsignedNumber(_ text: String) -> Double? {
+        let bytes = Array(text.utf8)
+        let exponent = bytes.firstIndex { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") } ?? bytes.endIndex
+        let mantissa = bytes[..<exponent]
+        let digits = mantissa.filter(ASCII.isDigit).count
+        guard digits > 0, digits + mantissa.count { $0 == UInt8(ascii: ".") } == mantissa.count,
+              mantissa.count - digits <= 1 else { return nil }
+        if exponent < bytes.endIndex {
+            var power = bytes[(exponent + 1)...]
+            if let sign = power.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") { power = power.dropFirst() }
+            guard !power.isEmpty, power.allSatisfy(ASCII.isDigit) else { return nil }
+        }
+        return Double(text)
     }
 
     private func url(_ node: YAMLNode) throws(TargetsFileError) -> String {

@@ -7,6 +7,15 @@ extension TargetsFileDecoder {
     static let httpVersions = ["1.0", "1.1", "2", "3"]
 
     /// The assertions `node` sets; the others stay unset.
+    /// A time limit in milliseconds within the command line's range (1 to `Int32.max`): limits are compared in
+    /// microseconds, which a larger one would overflow.
+    private func milliseconds(_ node: YAMLNode, key: String) throws(TargetsFileError) -> Int {
+        let message = "\"\(key)\" must be a whole number of milliseconds from 1 to \(Int32.max)"
+        let ms = try integer(node, in: 1..., message: message)
+        guard ms <= Int(Int32.max) else { throw error(node, message) }
+        return ms
+    }
+
     func expectation(_ node: YAMLNode) throws(TargetsFileError) -> Expectation {
         var expect = Expectation()
         for entry in try entries(node, key: "expect", context: "in expect", allowed: Self.expectKeys) {
@@ -18,8 +27,7 @@ extension TargetsFileDecoder {
                 expect.minCertDays = try integer(value, in: 0...,
                                                  message: "\"min_cert_days\" must be a whole number of days, 0 or more")
             case "max_time_ms":
-                expect.maxTimeMS = try integer(value, in: 1...,
-                                               message: "\"max_time_ms\" must be a whole number of milliseconds above 0")
+                expect.maxTimeMS = try milliseconds(value, key: entry.key)
             case "body_contains":
                 expect.bodyContains = try strings(value, key: entry.key)
             case "body_matches":
@@ -32,7 +40,7 @@ extension TargetsFileDecoder {
                 }
                 expect.tlsMin = version
             case "p50_ms", "p95_ms", "p99_ms":
-                let ms = try integer(value, in: 1..., message: "\"\(entry.key)\" must be a whole number of milliseconds above 0")
+                let ms = try milliseconds(value, key: entry.key)
                 switch entry.key {
                 case "p50_ms": expect.p50MS = ms
                 case "p95_ms": expect.p95MS = ms
