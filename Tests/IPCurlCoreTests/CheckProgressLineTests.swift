@@ -13,11 +13,11 @@ import Testing
     private let ms: UInt64 = 1_000_000
 
     /// Runs `body` with a line writing into a pipe and returns everything it wrote.
-    private func output(_ body: (CheckProgressLine, Clock) -> Void) -> String {
+    private func output(width: Int = 80, _ body: (CheckProgressLine, Clock) -> Void) -> String {
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
         let clock = Clock()
-        body(CheckProgressLine(writer: DescriptorWriter(descriptor: fds[1]), now: { clock.now }), clock)
+        body(CheckProgressLine(writer: DescriptorWriter(descriptor: fds[1]), width: width, now: { clock.now }), clock)
         close(fds[1])
         var bytes: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 4096)
         while case let count = read(fds[0], &buffer, buffer.count), count > 0 { bytes += buffer[0..<count] }
@@ -50,6 +50,14 @@ import Testing
             line.update(CheckProgress(finished: 9, total: 10, failed: 0))
         }
         #expect(written == "\rprobes 10/100, 10 failed\rprobes 9/10, 0 failed   ", "\(written.debugDescription)")
+    }
+
+    @Test func aNarrowTerminalGetsTheLineCutSoItNeverWraps() {
+        let written = output(width: 12) { line, clock in
+            clock.now = 1_500 * ms
+            line.update(CheckProgress(finished: 37, total: 120, failed: 2))
+        }
+        #expect(written == "\rprobes 37/1", "\(written.debugDescription)")
     }
 
     @Test func aQuickCheckWritesNothing() {

@@ -98,6 +98,14 @@ import Testing
         #expect(lines[19] == "attempt 20 of sample 1: headers: got X-Id: 1020", "\(lines[19])")
     }
 
+    @Test func aFailedPercentileIsInTheReasonBesideASamplesTransferError() {
+        var planned = ProbeResult(target: CheckTarget(url: "https://a.test/"), address: IPAddress("127.0.0.2"))
+        planned.target.expect.p95MS = 20
+        let refused = sample(total: 100, status: 0, error: ProbeError(exitCode: 7, message: "Failed to connect"))
+        let result = SampleAggregate.result(of: [sample(total: 50_000), refused, sample(total: 60_000)], planned: planned)
+        #expect(result.reason == "exit 7: Failed to connect; p95: expected ≤ 20 ms, got 60.0 ms over 2 samples", "\(result.reason)")
+    }
+
     @Test func aPercentileLimitNamesItselfWithTheSampleCount() {
         var planned = ProbeResult(target: CheckTarget(url: "https://a.test/"), address: IPAddress("127.0.0.2"))
         planned.target.expect.p95MS = 20

@@ -295,8 +295,9 @@ import Testing
     @Test func integersAreUnquotedDecimalsInRange() throws {
         #expect(try expectation("{min_cert_days: 0, max_time_ms: 1}").minCertDays == 0)
         #expect(try expectation("{max_time_ms: +250}").maxTimeMS == 250)
-        let days = #""min_cert_days" must be a whole number of days, 0 or more"#
-        for bad in ["-1", "0x10", "0o7", "\"14\"", "1e3", "14.0", "99999999999999999999"] {
+        let days = #""min_cert_days" must be a whole number of days from 0 to 100000"#
+        #expect(try expectation("{min_cert_days: 100000}").minCertDays == 100_000, "the command line's upper bound")
+        for bad in ["-1", "0x10", "0o7", "\"14\"", "1e3", "14.0", "100001", "99999999999999999999"] {
             #expect(failure("targets: [{url: https://a.test/, expect: {min_cert_days: \(bad)}}]") == "t.yaml:1:58: " + days)
         }
         #expect(failure("targets: [{url: https://a.test/, expect: {max_time_ms: 0}}]")

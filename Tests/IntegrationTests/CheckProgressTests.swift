@@ -7,16 +7,19 @@ import Testing
     let fixture: LabFixture
     init() throws { fixture = try LabFixture() }
 
-    /// Runs check with stderr on a pseudo-terminal and stdout on a pipe: what each received, and the exit status.
-    func checkOnTerminal(_ arguments: [String]) throws -> (stderr: String, stdout: String, status: Int) {
+    /// Runs check with stderr on a pseudo-terminal and stdout on a pipe: what each received, and the exit status
+    /// (negative: the signal that ended it). With `interruptAfter`, SIGINT goes to it after that many seconds.
+    func checkOnTerminal(_ arguments: [String], interruptAfter: Double? = nil) throws -> (stderr: String, stdout: String, status: Int) {
         var environment = ProcessInfo.processInfo.environment
         let scratch = try TemporaryDirectory()
         environment["IPCURL_CACHE_DIR"] = scratch.path + "/cache"
         let script = """
-            import json, os, pty, subprocess, sys
+            import json, os, pty, signal, subprocess, sys, threading
             master, slave = pty.openpty()
-            child = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL)
+            child = subprocess.Popen(sys.argv[2:], stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL)
             os.close(slave)
+            if float(sys.argv[1]) > 0:
+                threading.Timer(float(sys.argv[1]), lambda: child.send_signal(signal.SIGINT)).start()
             err = b""
             while True:
                 try:
@@ -29,7 +32,8 @@ import Testing
             out = child.stdout.read()
             print(json.dumps({"stderr": err.decode("latin-1"), "stdout": out.decode("latin-1"), "status": child.wait()}))
             """
-        let result = try run("/usr/bin/env", ["python3", "-c", script, ipcurlBinary(), "check"] + lab.resolverArguments + arguments,
+        let result = try run("/usr/bin/env", ["python3", "-c", script, String(interruptAfter ?? 0), ipcurlBinary(), "check"]
+                                 + lab.resolverArguments + arguments,
                              environment: environment)
         let document = try #require(JSONSerialization.jsonObject(with: result.stdoutBytes) as? [String: Any], "\(result.stdout)\(result.stderr)")
         return (document["stderr"] as? String ?? "", document["stdout"] as? String ?? "", document["status"] as? Int ?? -1)
@@ -49,6 +53,14 @@ import Testing
         #expect(result.stderr.hasSuffix("\r" + String(repeating: " ", count: "probes 8/8, 4 failed".count) + "\r"),
                 "the line is wiped at the end: \(result.stderr.debugDescription)")
         #expect(!result.stdout.contains("probes ") && result.stdout.contains("2 probes, 1 passed, 1 failed"), "\(result.stdout)")
+    }
+
+    @Test func anInterruptEndsTheProgressLineWithANewline() throws {
+        let result = try checkOnTerminal(["--samples", "20", "--parallel", "1", lab.https("a.test", "/api/delay?ms=400")],
+                                         interruptAfter: 2)
+        #expect(result.status == 130, "128 + SIGINT: \(result)")
+        #expect(result.stderr.hasPrefix("\rprobes ") && result.stderr.utf8.last == 10, "a line feed (the terminal adds its carriage return): \(result.stderr.debugDescription)")
+        #expect(result.stdout.isEmpty, "no report from an interrupted check")
     }
 
     @Test func silentVerboseAndQuickChecksShowNone() throws {

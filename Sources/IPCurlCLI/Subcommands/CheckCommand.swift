@@ -74,10 +74,10 @@ struct CheckCommand: Subcommand {
             $0.maxFailedSamples = try $1.integer(in: 0...1000)
         },
         OptionRow("retries", nil, .number, "n", category,
-                  "Retry a failed probe (any failure) up to N times, each on a fresh connection") {
+                  "Retry a failed probe (any failure) up to N times (0-100), on fresh connections") {
             $0.retries = try $1.integer(in: 0...100)
         },
-        OptionRow("retry-interval", nil, .seconds, "seconds", category, "Pause before each retry (default 1)") {
+        OptionRow("retry-interval", nil, .seconds, "seconds", category, "Pause before each retry (0-3600, default 1)") {
             $0.retryIntervalMS = Int((try $1.seconds(maximum: 3600) * 1000).rounded())
         },
     ] + curlRetryRows + [
@@ -143,8 +143,9 @@ struct CheckCommand: Subcommand {
         var diagnostics = base
         (diagnostics.verbose, diagnostics.showsWarnings) = (verbose, !silent)
         let path = output ?? "-"
-        if path != "-" { SignalCleanup.install() }  // a signal mid-run removes the report's temporary file
         let line = CheckProgressLine.shouldShow(silent: silent, verbose: verbose) ? CheckProgressLine() : nil
+        // A signal mid-run removes the report's temporary file and ends a progress line on screen.
+        if path != "-" || line != nil { SignalCleanup.install() }
         let report = Check.run(plan, diagnostics: diagnostics, progress: { line?.update($0) })
         line?.finish()
         let colour = path == "-" && CheckReport.wantsColour(fileDescriptor: 1)

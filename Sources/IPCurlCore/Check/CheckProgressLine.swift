@@ -26,13 +26,15 @@ public struct CheckProgress: Sendable, Equatable {
 /// `probes 37/120, 2 failed` on stderr, redrawn in place with `\r` while a check runs: first drawn once the check
 /// has run for a second (a quick check shows nothing), at most five times a second, and wiped by ``finish()`` before
 /// the report is written, so it never mixes with a report on the same terminal. Shown only when stderr is a
-/// terminal, and neither with `-s` nor with `-v` (whose lines it would cut).
+/// terminal, and neither with `-s` nor with `-v` (whose lines it would cut). It is cut to the terminal's width so a
+/// redraw never wraps, and a signal that stops the check ends the line first (``SignalCleanup``).
 /// Not thread-safe: feed it from the check's thread.
 public final class CheckProgressLine {
     static let delay: UInt64 = 1_000_000_000  // ns before the first draw
     static let redrawInterval: UInt64 = 200_000_000
 
     private let writer: DescriptorWriter
+    private let width: Int?
     private let now: () -> UInt64
     private let began: UInt64
     private var lastDraw: UInt64?
@@ -43,10 +45,13 @@ public final class CheckProgressLine {
         !silent && !verbose && standardErrorIsTTY
     }
 
-    /// A line on `writer` whose second starts now; `now` is a monotonic clock in nanoseconds, injectable for tests.
-    public init(writer: DescriptorWriter = .standardError,
+    /// A line on `writer` whose second starts now. `width` is the terminal's (`nil` asks fd 2 at every redraw, 80 when
+    /// that fails); the line keeps its last column empty so it never wraps. `now` is a monotonic clock in
+    /// nanoseconds, injectable for tests.
+    public init(writer: DescriptorWriter = .standardError, width: Int? = nil,
                 now: @escaping () -> UInt64 = ProgressMeter.monotonicNanoseconds) {
         self.writer = writer
+        self.width = width
         self.now = now
         began = now()
     }
@@ -57,7 +62,7 @@ public final class CheckProgressLine {
     public func update(_ progress: CheckProgress) {
         let time = now()
         guard time &- began >= Self.delay else { return }
-        let line = progress.line
+        let line = String(progress.line.prefix(max((width ?? ProgressMeter.terminalWidth()) - 1, 1)))
         if line == shown { return }
         if let lastDraw, time &- lastDraw < Self.redrawInterval, progress.finished < progress.total { return }
         writer.write("\r" + line + String(repeating: " ", count: max(shown.count - line.count, 0)))

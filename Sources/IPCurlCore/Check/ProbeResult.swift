@@ -54,11 +54,11 @@ public struct ProbeResult: Sendable {
         return address.family == .v6 ? "ipv6" : "ipv4"
     }
 
-    /// One line saying why the probe failed (the transfer error, else every failed assertion), or `ok`.
+    /// One line saying why the probe failed (the transfer error, then every failed assertion: with samples a failed
+    /// percentile can follow a sample's transfer error), or `ok`.
     public var reason: String {
-        if let error { return "exit \(error.exitCode): \(error.message)" }
-        if failures.isEmpty { return "ok" }
-        return failures.map(\.description).joined(separator: "; ")
+        let parts = (error.map { ["exit \($0.exitCode): \($0.message)"] } ?? []) + failures.map(\.description)
+        return parts.isEmpty ? "ok" : parts.joined(separator: "; ")
     }
 }
 

@@ -33,7 +33,7 @@ enum JUnitReport {
             + " time=\"\(time(probe.timings.total))\">\n"
         if let type = probe.failureType {
             var body = probe.failures.map { "\($0.assertion): expected \($0.expected), got \($0.actual)\n" }.joined()
-            if let error = probe.error { body = "curl exit \(error.exitCode): \(error.message)\n" }
+            if let error = probe.error { body = "curl exit \(error.exitCode): \(error.message)\n" + body }
             out += "      <failure message=" + XMLText.attribute(probe.reason) + " type=" + XMLText.attribute(type) + ">"
                 + XMLText.text(body + probe.title + "\n") + "</failure>\n"
         }

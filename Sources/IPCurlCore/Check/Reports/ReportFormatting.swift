@@ -37,10 +37,12 @@ extension CheckReport {
     /// The probes grouped by target name, names in the order they first appear.
     var probesByName: [(name: String, probes: [ProbeResult])] {
         var groups: [(name: String, probes: [ProbeResult])] = []
+        var index: [String: Int] = [:]
         for probe in probes {
-            if let index = groups.firstIndex(where: { $0.name == probe.target.name }) {
-                groups[index].probes.append(probe)
+            if let at = index[probe.target.name] {
+                groups[at].probes.append(probe)
             } else {
+                index[probe.target.name] = groups.count
                 groups.append((probe.target.name, [probe]))
             }
         }

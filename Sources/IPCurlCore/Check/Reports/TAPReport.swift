@@ -86,9 +86,10 @@ enum TAPReport {
         var lines = ["message: " + yaml(probe.reason), "severity: fail"]
         if let error = probe.error {
             lines += ["expected: " + yaml("a completed transfer"), "got: " + yaml("curl exit \(error.exitCode): \(error.message)")]
-            return lines
+            if probe.failures.isEmpty { return lines }
+        } else if let first = probe.failures.first {
+            lines += ["expected: " + yaml(first.expected), "got: " + yaml(first.actual)]
         }
-        if let first = probe.failures.first { lines += ["expected: " + yaml(first.expected), "got: " + yaml(first.actual)] }
         lines.append("failures:")
         for failure in probe.failures {
             lines += ["  - assertion: " + yaml(failure.assertion), "    expected: " + yaml(failure.expected),

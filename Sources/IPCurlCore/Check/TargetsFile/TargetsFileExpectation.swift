@@ -24,8 +24,9 @@ extension TargetsFileDecoder {
             case "status":
                 expect.status = try status(value)
             case "min_cert_days":
-                expect.minCertDays = try integer(value, in: 0...,
-                                                 message: "\"min_cert_days\" must be a whole number of days, 0 or more")
+                let message = "\"min_cert_days\" must be a whole number of days from 0 to 100000"
+                expect.minCertDays = try integer(value, in: 0..., message: message)
+                guard expect.minCertDays! <= 100_000 else { throw error(value, message) }
             case "max_time_ms":
                 expect.maxTimeMS = try milliseconds(value, key: entry.key)
             case "body_contains":
