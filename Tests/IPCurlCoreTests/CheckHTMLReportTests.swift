@@ -36,7 +36,7 @@ import HTTPDNS
         pass.failures = []
         var samples = [5_000, 6_000, 7_000, 8_000, 40_000].map { sample(pass, total: Int64($0)) }
         samples[1].attempts = 2
-        samples[1].retriedFailures = [RetriedFailure(sample: 1, attempt: 1, reason: "exit 7: <refused>")]
+        samples[1].retriedFailures = [FailedAttempt(sample: 1, attempt: 1, reason: "exit 7: <refused>")]
         report.probes[0] = SampleAggregate.result(of: samples, planned: pass)
         var slow = report.probes[1]
         slow.failures = []
@@ -112,12 +112,13 @@ import HTTPDNS
             #expect(page.contains(label), "\(label)")
         }
         #expect(CheckReportFixture.count("<caption>Phases over the completed samples", in: page) == 2)
+        #expect(page.contains("<dt>Failed samples</dt><dd><ul class=\"retried\"><li>sample 2: status: expected 2xx, got 503</li></ul></dd>"))
         #expect(page.contains("<tr><th>total</th><td class=\"number\">5.0</td><td class=\"number\">7.0</td>"), "min and p50 of the pass")
         #expect(page.contains("<title id=\"d"), "each plot has a text title")
         #expect(page.contains("status: expected 2xx, got 503; p95: expected ≤ 20 ms, got 30.0 ms over 4 samples"))
     }
 
-    @Test func aFlakyPassIsMarkedWithItsRetriedFailures() throws {
+    @Test func aFlakyPassIsMarkedWithItsFailedAttempts() throws {
         let page = try render(Self.sampledReport)
         #expect(page.contains("<dt>Attempts</dt><dd>6 <mark class=\"short\">&#9888; FLAKY</mark></dd>"), "\(page)")
         #expect(page.contains("<li>attempt 1 of sample 2: exit 7: &lt;refused&gt;</li>"))

@@ -44,16 +44,19 @@ import Testing
         planned.target = target
         let lenient = SampleAggregate.result(of: samples, planned: planned)
         #expect(lenient.passed && lenient.samples.failed == 2 && lenient.samples.completed == 3, "\(lenient.reason)")
+        #expect(lenient.failedSamples.map(\.sample) == [2, 3], "every failed sample keeps its reason, allowed or not")
+        #expect(lenient.failedSampleLines() == ["sample 2: status: expected 2xx, got 503", "sample 3: exit 28: Operation timed out"],
+                "\(lenient.failedSampleLines())")
         let total = lenient.samples.spreads.first { $0.phase == .total }?.spread
         #expect(total == SampleSpread([1_000, 2_000, 3_000]), "spreads are over the samples whose transfer completed")
     }
 
-    @Test func attemptsAddUpOverSamplesAndRetriedFailuresKeepTheirSample() {
+    @Test func attemptsAddUpOverSamplesAndFailedAttemptsKeepTheirSample() {
         var first = sample(total: 1_000), second = sample(total: 2_000)
         first.attempts = 1
         second.attempts = 3
-        second.retriedFailures = [RetriedFailure(sample: 1, attempt: 1, reason: "exit 7: Failed to connect"),
-                                  RetriedFailure(sample: 1, attempt: 2, reason: "status: expected 2xx, got 503")]
+        second.retriedFailures = [FailedAttempt(sample: 1, attempt: 1, reason: "exit 7: Failed to connect"),
+                                  FailedAttempt(sample: 1, attempt: 2, reason: "status: expected 2xx, got 503")]
         let planned = ProbeResult(target: CheckTarget(url: "https://a.test/"), address: IPAddress("127.0.0.2"))
         let result = SampleAggregate.result(of: [first, second], planned: planned)
         #expect(result.passed && result.flaky && result.attempts == 4)
@@ -73,13 +76,13 @@ import Testing
         var result = sample(total: 1_000)
         result.samples.count = 9
         let refused = "exit 7: Failed to connect"
-        result.retriedFailures = [1, 2, 3, 5, 7, 8].map { RetriedFailure(sample: $0, attempt: 1, reason: refused) }
-            + [RetriedFailure(sample: 3, attempt: 2, reason: refused), RetriedFailure(sample: 4, attempt: 1, reason: "status: expected 2xx, got 503")]
+        result.retriedFailures = [1, 2, 3, 5, 7, 8].map { FailedAttempt(sample: $0, attempt: 1, reason: refused) }
+            + [FailedAttempt(sample: 3, attempt: 2, reason: refused), FailedAttempt(sample: 4, attempt: 1, reason: "status: expected 2xx, got 503")]
         #expect(result.retriedLines() == ["attempt 1 of samples 1-3, 5, 7-8: \(refused)", "attempt 2 of sample 3: \(refused)",
                                           "attempt 1 of sample 4: status: expected 2xx, got 503"], "\(result.retriedLines())")
         #expect(result.retriedLines(limit: 1) == ["attempt 1 of samples 1-3, 5, 7-8: \(refused)", "and 2 more"])
         result.samples.count = 1
-        result.retriedFailures = [RetriedFailure(sample: 1, attempt: 1, reason: refused)]
+        result.retriedFailures = [FailedAttempt(sample: 1, attempt: 1, reason: refused)]
         #expect(result.retriedLines() == ["attempt 1: \(refused)"], "no sample numbers without sampling")
     }
 
@@ -89,9 +92,9 @@ import Testing
         var result = sample(total: 1_000)
         result.samples.count = 1000
         result.retriedFailures = (1...1000).flatMap { sample in
-            (1...100).map { RetriedFailure(sample: sample, attempt: $0, reason: "headers: got X-Id: \(sample * 1000 + $0)") }
+            (1...100).map { FailedAttempt(sample: sample, attempt: $0, reason: "headers: got X-Id: \(sample * 1000 + $0)") }
         }
-        result.retriedFailures.append(RetriedFailure(sample: 1000, attempt: 1, reason: "headers: got X-Id: 1001"))
+        result.retriedFailures.append(FailedAttempt(sample: 1000, attempt: 1, reason: "headers: got X-Id: 1001"))
         let lines = result.retriedLines()
         #expect(lines.count == 21 && lines.last == "and 99980 more", "\(lines.suffix(2))")
         #expect(lines.first == "attempt 1 of samples 1, 1000: headers: got X-Id: 1001", "\(lines.prefix(2))")

@@ -31,7 +31,10 @@ public struct ProbeResult: Sendable {
     /// Transfers made for this result, retries included (over every sample with `--samples`); 0 when it never ran.
     public var attempts = 1
     /// The failed attempts that `--retries` tried again, in the order they happened.
-    public var retriedFailures: [RetriedFailure] = []
+    public var retriedFailures: [FailedAttempt] = []
+    /// With more than one sample, the last attempt of every sample that failed (those `--max-failed-samples` allowed
+    /// too), in sample order; empty with one sample, whose failure is the result's own.
+    public var failedSamples: [FailedAttempt] = []
     /// The addresses of the probe's pin its failure proves unusable
     /// (``AddressFailover/failedAddresses(after:at:requestBytesSent:pinned:throughProxy:)``); not reported.
     var failedAddresses: [IPAddress] = []
@@ -62,8 +65,8 @@ public struct ProbeResult: Sendable {
     }
 }
 
-/// One attempt of a probe that failed and was tried again on a fresh connection (`--retries`).
-public struct RetriedFailure: Sendable, Equatable {
+/// One attempt of a probe that failed: one that `--retries` tried again, or the last attempt of a sample that failed.
+public struct FailedAttempt: Sendable, Equatable {
     /// Which sample it belonged to, from 1 (always 1 without `--samples`).
     public var sample: Int
     /// Which attempt of that sample it was, from 1.

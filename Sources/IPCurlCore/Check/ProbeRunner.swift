@@ -17,7 +17,7 @@ struct ProbeRunner {
     private struct Attempt {
         let index: Int
         var number = 1
-        var retried: [RetriedFailure] = []
+        var retried: [FailedAttempt] = []
         var due = ContinuousClock.now
     }
 
@@ -72,7 +72,7 @@ struct ProbeRunner {
                     let target = result.target
                     guard !result.passed, attempt.number <= target.retries else { done(attempt, result); continue }
                     var again = attempt
-                    again.retried.append(RetriedFailure(sample: 1, attempt: attempt.number, reason: result.reason))
+                    again.retried.append(FailedAttempt(sample: 1, attempt: attempt.number, reason: result.reason))
                     again.number += 1
                     again.due = clock.now + .milliseconds(target.retryIntervalMS)
                     diagnostics?.trace("* check: \(result.title) attempt \(attempt.number) failed (\(result.reason)); attempt "

@@ -88,7 +88,9 @@ struct SampleAggregate {
     /// The completed samples' phase times.
     private var completed: [ProbeTimings] = []
     private var points: [SamplePoint] = []
-    private var retried: [RetriedFailure] = []
+    private var retried: [FailedAttempt] = [], failures: [FailedAttempt] = []
+    /// Each distinct reason once: samples that fail alike share one string.
+    private var reasons: [String: String] = [:]
 
     /// No sample yet.
     init() {}
@@ -97,7 +99,7 @@ struct SampleAggregate {
     mutating func add(_ sample: ProbeResult) {
         count += 1
         attempts += sample.attempts
-        retried += sample.retriedFailures.map { RetriedFailure(sample: count, attempt: $0.attempt, reason: $0.reason) }
+        retried += sample.retriedFailures.map { FailedAttempt(sample: count, attempt: $0.attempt, reason: shared($0.reason)) }
         points.append(SamplePoint(total: sample.timings.total, passed: sample.passed))
         if sample.error == nil { completed.append(sample.timings) }
         if sample.passed {
@@ -105,8 +107,16 @@ struct SampleAggregate {
         } else {
             failed += 1
             if firstFailed == nil { firstFailed = sample }
+            failures.append(FailedAttempt(sample: count, attempt: sample.attempts, reason: shared(sample.reason)))
         }
         last = sample
+    }
+
+    /// `reason` as stored the first time it was seen.
+    private mutating func shared(_ reason: String) -> String {
+        if let known = reasons[reason] { return known }
+        reasons[reason] = reason
+        return reason
     }
 
     /// The samples of `samples` in order, as one result.
@@ -133,7 +143,7 @@ struct SampleAggregate {
         result.samples.completed = completed.count
         result.attempts = attempts
         result.retriedFailures = retried
-        if count > 1 { result.samples.points = points }
+        if count > 1 { (result.samples.points, result.failedSamples) = (points, failures) }
         if count > 1, !completed.isEmpty {
             result.samples.spreads = SamplePhase.allCases.map { phase in
                 PhaseSpread(phase: phase, spread: SampleSpread(completed.map { phase.time(in: $0) }))

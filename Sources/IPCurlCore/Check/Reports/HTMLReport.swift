@@ -91,6 +91,10 @@ enum HTMLReport {
         facts.append(("Answer", HTMLText.escape(source) + (probe.family.isEmpty ? "" : ", " + probe.family)))
         facts.append(("Connected to", HTMLText.escape(probe.connectedIP.isEmpty ? "no connection" : probe.connectedIP)))
         facts.append(("Method", HTMLText.escape(probe.target.method)))
+        if !probe.failedSamples.isEmpty {
+            facts.append(("Failed samples", "<ul class=\"retried\">" + probe.failedSampleLines().map { "<li>" + HTMLText.escape($0) + "</li>" }
+                .joined() + "</ul>"))
+        }
         if probe.attempts > probe.samples.count || probe.flaky {
             facts.append(("Attempts", "\(probe.attempts)" + (probe.flaky ? " " + flakyMark : "")))
             if !probe.retriedFailures.isEmpty {

@@ -8,7 +8,8 @@ import HTTPDNS
 ///      "names":[{"host":"a.test","httpdns":[..],"system":[..],"system_error":null,"differs":true}]}
 ///
 /// Every record says how many transfers it took (`attempts`, retries included), whether it passed only after a
-/// failed attempt (`flaky`) and which attempts `--retries` tried again (`retried_failures`: sample, attempt, reason).
+/// failed attempt (`flaky`), which attempts `--retries` tried again (`retried_failures`: sample, attempt, reason) and,
+/// over more than one sample, why each failed sample failed (`failed_samples`, the same fields).
 /// With `--samples N` above 1 a record also has `sample_timings`: per phase (`total`, `connect`, `tls`,
 /// `processing`, `transfer`) the completed samples' `min_seconds`, `p50_seconds`, `p95_seconds`, `p99_seconds`, `max_seconds`.
 enum JSONReport {
@@ -50,12 +51,16 @@ enum JSONReport {
             ("certificate", probe.certificate.map { certificate($0, now: now) } ?? "null"), ("labels", labels),
             ("samples", "{\"count\":\(probe.samples.count),\"failed\":\(probe.samples.failed)}"),
             ("attempts", String(probe.attempts)), ("flaky", "\(probe.flaky)"),
-            ("retried_failures", "[" + probe.retriedFailures.map {
-                "{\"sample\":\($0.sample),\"attempt\":\($0.attempt),\"reason\":\(quoted($0.reason))}"
-            }.joined(separator: ",") + "]"),
+            ("retried_failures", attempts(probe.retriedFailures)), ("failed_samples", attempts(probe.failedSamples)),
         ]
         if !probe.samples.spreads.isEmpty { fields.append(("sample_timings", sampleTimings(probe.samples.spreads))) }
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+    }
+
+    /// `[{"sample":1,"attempt":1,"reason":".."}]`.
+    private static func attempts(_ failures: [FailedAttempt]) -> String {
+        "[" + failures.map { "{\"sample\":\($0.sample),\"attempt\":\($0.attempt),\"reason\":\(quoted($0.reason))}" }
+            .joined(separator: ",") + "]"
     }
 
     /// `{"total":{"min_seconds":..,"p50_seconds":..,"p95_seconds":..,"p99_seconds":..,"max_seconds":..},"connect":..}`.

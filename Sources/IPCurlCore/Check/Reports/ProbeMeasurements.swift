@@ -1,6 +1,7 @@
 /// A probe's measurements as `key: value` lines (JUnit's `<system-out>`), unescaped: the caller escapes for its
 /// format. Times are in seconds, timestamps RFC 3339. `attempts: N` (marked flaky when it passed after a failed
-/// attempt) and a `retried:` line per failed attempt `--retries` tried again. Over more than one sample, the sample counts and per phase
+/// attempt) and a `retried:` line per failed attempt `--retries` tried again. Over more than one sample a `failed:`
+/// line per reason a sample failed for, and, the sample counts and per phase
 /// `sample_time_<phase>: min …s, p50 …s, p95 …s, p99 …s, max …s`.
 enum ProbeMeasurements {
     static func lines(_ probe: ProbeResult, now: Int64) -> [String] {
@@ -24,6 +25,7 @@ enum ProbeMeasurements {
         lines += probe.retriedLines().map { "retried: " + $0 }
         if probe.samples.count > 1 {
             lines += ["samples: \(probe.samples.count)", "failed_samples: \(probe.samples.failed)"]
+            lines += probe.failedSampleLines().map { "failed: " + $0 }
             lines += probe.samples.spreads.map { item in
                 "sample_time_\(item.phase.rawValue): " + item.spread.named.map { "\($0.name) " + ReportFormat.seconds($0.value) + "s" }
                     .joined(separator: ", ")

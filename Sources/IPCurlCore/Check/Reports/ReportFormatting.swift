@@ -66,22 +66,33 @@ extension ProbeResult {
     /// into ranges (`attempt 1 of samples 1-3, 7: status: expected 2xx, got 503`; `attempt 1: …` without sampling),
     /// at most `limit` lines and then how many more.
     func retriedLines(limit: Int = 20) -> [String] {
-        // Grouped through a dictionary: up to 1000 samples × 100 retries, each reason distinct (a header value
-        // that changes per response), must not compare every failure with every group.
+        folded(retriedFailures, byAttempt: true, limit: limit)
+    }
+
+    /// The failed samples for people, one line per reason: `samples 2, 5: exit 7: …`; at most `limit` lines.
+    func failedSampleLines(limit: Int = 20) -> [String] {
+        folded(failedSamples, byAttempt: false, limit: limit)
+    }
+
+    /// `failures` grouped by reason (and attempt number, `byAttempt`) in the order first seen, each group's samples
+    /// as ranges. Grouped through a dictionary: 1000 samples × 100 retries, each reason distinct (a header value that
+    /// changes per response), must not compare every failure with every group.
+    private func folded(_ failures: [FailedAttempt], byAttempt: Bool, limit: Int) -> [String] {
         var groups: [(attempt: Int, reason: String, samples: [Int])] = []
-        var index: [RetriedFailure.Group: Int] = [:]
-        for failure in retriedFailures {
-            let key = RetriedFailure.Group(attempt: failure.attempt, reason: failure.reason)
+        var index: [FailedAttempt.Group: Int] = [:]
+        for failure in failures {
+            let key = FailedAttempt.Group(attempt: byAttempt ? failure.attempt : 0, reason: failure.reason)
             if let found = index[key] {
                 groups[found].samples.append(failure.sample)
             } else {
                 index[key] = groups.count
-                groups.append((failure.attempt, failure.reason, [failure.sample]))
+                groups.append((key.attempt, failure.reason, [failure.sample]))
             }
         }
         var lines = groups.prefix(limit).map { group in
-            let which = samples.count > 1 ? " of " + (group.samples.count == 1 ? "sample " : "samples ") + ranges(group.samples) : ""
-            return "attempt \(group.attempt)\(which): \(group.reason)"
+            let which = (group.samples.count == 1 ? "sample " : "samples ") + ranges(group.samples)
+            guard byAttempt else { return which + ": " + group.reason }
+            return "attempt \(group.attempt)" + (samples.count > 1 ? " of " + which : "") + ": " + group.reason
         }
         if groups.count > limit { lines.append("and \(groups.count - limit) more") }
         return lines
@@ -117,8 +128,8 @@ extension ProbeResult {
     }
 }
 
-extension RetriedFailure {
-    /// What retried failures fold by for people: the attempt number and the reason.
+extension FailedAttempt {
+    /// What failed attempts fold by for people: the attempt number (0 when it does not matter) and the reason.
     struct Group: Hashable {
         let attempt: Int
         let reason: String

@@ -2,7 +2,7 @@ import HTTPDNS
 
 /// `--format tap`: TAP version 13. One test line per probe (`ok 1 - api [127.0.0.2] https://a.test/`), each followed
 /// by a YAML diagnostics block with the measurements and, for a failure, `message`, `severity`, `expected`, `got` and
-/// every failed assertion (with `samples`, `attempts`, `flaky`, `retried_failures`, and over more than one sample `sample_timings_seconds` per phase); the summary and the system DNS comparisons follow as `#` comments.
+/// every failed assertion (with `samples`, `attempts`, `flaky`, `retried_failures`, `failed_samples`, and over more than one sample `sample_timings_seconds` per phase); the summary and the system DNS comparisons follow as `#` comments.
 ///
 /// Strings in the YAML block are double-quoted with only the escapes both YAML 1.2 and Perl's `TAP::Parser`
 /// (YAMLish) read: `\\ \" \n \r \t \xHH`.
@@ -66,9 +66,9 @@ enum TAPReport {
         lines += ["samples:", "  count: \(probe.samples.count)", "  failed: \(probe.samples.failed)"]
         lines += ["attempts: \(probe.attempts)", "flaky: \(probe.flaky)",
                   "retried_failures:" + (probe.retriedFailures.isEmpty ? " []" : "")]
-        for retried in probe.retriedFailures {
-            lines += ["  - sample: \(retried.sample)", "    attempt: \(retried.attempt)", "    reason: " + yaml(retried.reason)]
-        }
+        lines += attempts(probe.retriedFailures)
+        lines.append("failed_samples:" + (probe.failedSamples.isEmpty ? " []" : ""))
+        lines += attempts(probe.failedSamples)
         if !probe.samples.spreads.isEmpty {
             lines.append("sample_timings_seconds:")
             for item in probe.samples.spreads {
@@ -80,6 +80,11 @@ enum TAPReport {
         lines += labels.map { "  " + yaml($0.name) + ": " + yaml($0.value) }
         if !probe.passed { lines += failure(probe) }
         return lines
+    }
+
+    /// A YAML list of `sample`, `attempt`, `reason` mappings.
+    private static func attempts(_ failures: [FailedAttempt]) -> [String] {
+        failures.flatMap { ["  - sample: \($0.sample)", "    attempt: \($0.attempt)", "    reason: " + yaml($0.reason)] }
     }
 
     private static func failure(_ probe: ProbeResult) -> [String] {

@@ -68,6 +68,7 @@ enum TextReport {
         }
         if probe.samples.count > 1 {
             lines.append("samples: \(probe.samples.count), \(probe.samples.failed) failed")
+            lines += probe.failedSampleLines().map { "failed " + Printable.escaped($0) }
             lines += probe.samples.spreads.map { item in
                 (item.phase == .processing ? "ttfb" : item.phase.rawValue) + " (ms): "
                     + item.spread.named.map { "\($0.name) " + ReportFormat.milliseconds($0.value) }.joined(separator: ", ")
