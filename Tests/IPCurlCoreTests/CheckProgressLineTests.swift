@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 @testable import IPCurlCore
 import Testing
 
@@ -14,15 +9,8 @@ import Testing
 
     /// Runs `body` with a line writing into a pipe and returns everything it wrote.
     private func output(width: Int = 80, _ body: (CheckProgressLine, Clock) -> Void) -> String {
-        var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
         let clock = Clock()
-        body(CheckProgressLine(writer: DescriptorWriter(descriptor: fds[1]), width: width, now: { clock.now }), clock)
-        close(fds[1])
-        var bytes: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 4096)
-        while case let count = read(fds[0], &buffer, buffer.count), count > 0 { bytes += buffer[0..<count] }
-        close(fds[0])
-        return String(decoding: bytes, as: UTF8.self)
+        return captured { body(CheckProgressLine(writer: $0, width: width, now: { clock.now }), clock) }
     }
 
     @Test func nothingInTheFirstSecondThenThrottledThenWiped() {

@@ -12,15 +12,8 @@ import Testing
 
     /// Runs `body` with a meter writing into a pipe and returns everything it wrote.
     private func output(width: Int = 80, colour: Bool = false, _ body: (ProgressMeter, Clock) -> Void) -> String {
-        var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
         let clock = Clock()
-        body(ProgressMeter(writer: DescriptorWriter(descriptor: fds[1]), colour: colour, width: width, now: { clock.now }), clock)
-        close(fds[1])
-        var bytes: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 4096)
-        while case let count = read(fds[0], &buffer, buffer.count), count > 0 { bytes += buffer[0..<count] }
-        close(fds[0])
-        return String(decoding: bytes, as: UTF8.self)
+        return captured { body(ProgressMeter(writer: $0, colour: colour, width: width, now: { clock.now }), clock) }
     }
 
     @Test func unitsHaveOneDecimalAboveBytes() {

@@ -17,21 +17,15 @@ import Testing
     }
 
     func python(_ script: String, _ input: String, _ arguments: [String] = []) throws -> Run {
-        try run("/usr/bin/env", ["python3", "-c", script] + arguments, stdin: Data(input.utf8))
-    }
-
-    var junitSchema: String {
-        ProcessInfo.processInfo.environment["IPCURL_JUNIT_XSD"] ?? Lab.repoRoot + "/.lab-cache/junit-10.xsd"
+        try ReportConsumers.python(script, input, arguments)
     }
 
     @Test func junitValidatesAgainstJenkinsSchemaAndJunitparserReadsOneFailure() throws {
         let report = try mixedReport("junit")
         #expect(report.stdout.components(separatedBy: "<testcase ").count - 1 == 2)
         #expect(report.stdout.components(separatedBy: "<failure ").count - 1 == 1)
-        let schema = try #require(FileManager.default.fileExists(atPath: junitSchema) ? junitSchema : nil,
-                                  "junit-10.xsd missing: run 'make setup'")
-        let validated = try python("import sys, xmlschema; xmlschema.XMLSchema(sys.argv[1]).validate(sys.stdin.read()); print('valid')",
-                                   report.stdout, [schema])
+        try #require(FileManager.default.fileExists(atPath: ReportConsumers.junitSchema), "junit-10.xsd missing: run 'make setup'")
+        let validated = try ReportConsumers.validateJUnit(report.stdout)
         #expect(validated.stdout == "valid\n", "\(validated.stderr)")
         let parsed = try python("""
             import sys, junitparser
@@ -74,13 +68,13 @@ import Testing
             print scalar($p->parse_errors), " ", scalar($p->failed), " ", $p->tests_run, " ", $yaml, " ", $p->version, "\\n";
             print join("\\n", $p->parse_errors);
             """
-        let parsed = try run("/usr/bin/perl", ["-e", script], stdin: Data(report.stdout.utf8))
+        let parsed = try ReportConsumers.perl(script, report.stdout)
         #expect(parsed.stdout.hasPrefix("0 1 2 2 13\n"), "\(parsed.stdout)\(parsed.stderr)\n\(report.stdout)")
     }
 
     @Test func openMetricsPassesPromtoolAndTheStrictParser() throws {
         let report = try mixedReport("openmetrics")
-        let promtool = try run("/usr/bin/promtool", ["check", "metrics"], stdin: Data(report.stdout.utf8))
+        let promtool = try ReportConsumers.promtool(report.stdout)
         #expect(promtool.status == 0, "\(promtool.stdout)\(promtool.stderr)")
         let parsed = try python("""
             import sys
@@ -112,14 +106,14 @@ import Testing
             while (my $r = $p->next) { print $r->description, "|", $r->directive, "\\n" if $r->is_test }
             print scalar($p->parse_errors), " ", scalar($p->skipped), "\\n";
             """
-        let parsed = try run("/usr/bin/perl", ["-e", script], stdin: Data(tap.stdout.utf8))
+        let parsed = try ReportConsumers.perl(script, tap.stdout)
         let lines = parsed.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 5 && lines.last == "0 0", "no parse error, nothing skipped: \(parsed.stdout)\(parsed.stderr)")
         #expect(lines.filter { $0.hasPrefix(##"- mixed\\x0d\\x1b[2J \# SKIP"##) && $0.hasSuffix("|") }.count == 2, "\(lines)")
 
         let metrics = try mixedReport("openmetrics", ["--targets", targets] + label)
         #expect(!raw(metrics.stdout), "\(metrics.stdout.debugDescription)")
-        let promtool = try run("/usr/bin/promtool", ["check", "metrics"], stdin: Data(metrics.stdout.utf8))
+        let promtool = try ReportConsumers.promtool(metrics.stdout)
         #expect(promtool.status == 0, "\(promtool.stdout)\(promtool.stderr)")
         let read = try python("""
             import sys, json

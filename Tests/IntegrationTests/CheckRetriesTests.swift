@@ -156,17 +156,15 @@ import Testing
 
     @Test func junitWithRetriesValidatesAndKeepsEarlierFailuresInSystemOut() throws {
         let report = try flakyAndFailing("junit")
-        let schema = ProcessInfo.processInfo.environment["IPCURL_JUNIT_XSD"] ?? Lab.repoRoot + "/.lab-cache/junit-10.xsd"
-        let validated = try run("/usr/bin/env", ["python3", "-c", "import sys, xmlschema; xmlschema.XMLSchema(sys.argv[1]).validate(sys.stdin.read()); print('valid')", schema],
-                                stdin: Data(report.stdout.utf8))
+        let validated = try ReportConsumers.validateJUnit(report.stdout)
         #expect(validated.stdout == "valid\n", "\(validated.stderr)")
-        let parsed = try run("/usr/bin/env", ["python3", "-c", """
+        let parsed = try ReportConsumers.python("""
             import sys, junitparser
             xml = junitparser.JUnitXml.fromstring(sys.stdin.read())
             for case in (c for s in xml for c in s):
                 lines = case.system_out.splitlines()
                 print(case.is_passed, [l for l in lines if l.startswith(('attempts:', 'retried:'))])
-            """], stdin: Data(report.stdout.utf8))
+            """, report.stdout)
         #expect(parsed.stdout == """
             True ['attempts: 2 (flaky: passed after a failed attempt)', 'retried: attempt 1: status: expected 2xx, got 503']
             False ['attempts: 2', 'retried: attempt 1: status: expected 2xx, got 503']
@@ -183,22 +181,22 @@ import Testing
             }
             print scalar($p->parse_errors), " ", scalar($p->failed), " ", join(",", @seen), "\\n";
             """
-        let parsed = try run("/usr/bin/perl", ["-e", script], stdin: Data(report.stdout.utf8))
+        let parsed = try ReportConsumers.perl(script, report.stdout)
         #expect(parsed.stdout == "0 1 2:true:1,2:false:1\n", "\(parsed.stdout)\(parsed.stderr)\n\(report.stdout)")
         #expect(report.stdout.contains("# 2 probes, 1 passed (1 flaky), 1 failed in "), "\(report.stdout)")
     }
 
     @Test func openMetricsWithRetriesPassesPromtoolAndTheStrictParser() throws {
         let report = try flakyAndFailing("openmetrics")
-        let promtool = try run("/usr/bin/promtool", ["check", "metrics"], stdin: Data(report.stdout.utf8))
+        let promtool = try ReportConsumers.promtool(report.stdout)
         #expect(promtool.status == 0, "\(promtool.stdout)\(promtool.stderr)")
-        let parsed = try run("/usr/bin/env", ["python3", "-c", """
+        let parsed = try ReportConsumers.python("""
             import sys
             from prometheus_client.openmetrics.parser import text_string_to_metric_families
             samples = [s for f in text_string_to_metric_families(sys.stdin.read()) for s in f.samples]
             success = {s.labels['target']: int(s.value) for s in samples if s.name == 'probe_success'}
             print(sorted((success[s.labels['target']], int(s.value)) for s in samples if s.name == 'ipcurl_probe_attempts'))
-            """], stdin: Data(report.stdout.utf8))
+            """, report.stdout)
         #expect(parsed.stdout == "[(0, 2), (1, 2)]\n", "\(parsed.stdout)\(parsed.stderr)")
     }
 

@@ -148,16 +148,14 @@ import Testing
 
     @Test func junitWithSamplesValidatesAndJunitparserReadsIt() throws {
         let report = try mixedSampled("junit")
-        let schema = ProcessInfo.processInfo.environment["IPCURL_JUNIT_XSD"] ?? Lab.repoRoot + "/.lab-cache/junit-10.xsd"
-        let validated = try run("/usr/bin/env", ["python3", "-c", "import sys, xmlschema; xmlschema.XMLSchema(sys.argv[1]).validate(sys.stdin.read()); print('valid')", schema],
-                                stdin: Data(report.stdout.utf8))
+        let validated = try ReportConsumers.validateJUnit(report.stdout)
         #expect(validated.stdout == "valid\n", "\(validated.stderr)")
-        let parsed = try run("/usr/bin/env", ["python3", "-c", """
+        let parsed = try ReportConsumers.python("""
             import sys, junitparser
             xml = junitparser.JUnitXml.fromstring(sys.stdin.read())
             cases = [c for s in xml for c in s]
             print(len(cases), sum(1 for c in cases if not c.is_passed), all('samples: 3' in c.system_out for c in cases))
-            """], stdin: Data(report.stdout.utf8))
+            """, report.stdout)
         #expect(parsed.stdout == "2 1 True\n", "\(parsed.stdout)\(parsed.stderr)")
     }
 
@@ -168,22 +166,22 @@ import Testing
             while (my $r = $p->next) { push @counts, $r->data->{samples}{count} if $r->is_yaml }
             print scalar($p->parse_errors), " ", scalar($p->failed), " ", $p->tests_run, " ", join(",", @counts), "\\n";
             """
-        let parsed = try run("/usr/bin/perl", ["-e", script], stdin: Data(report.stdout.utf8))
+        let parsed = try ReportConsumers.perl(script, report.stdout)
         #expect(parsed.stdout == "0 1 2 3,3\n", "\(parsed.stdout)\(parsed.stderr)\n\(report.stdout)")
         #expect(report.stdout.contains("  sample_timings_seconds:\n    total:\n      min: "), "\(report.stdout)")
     }
 
     @Test func openMetricsWithSamplesPassesPromtoolAndTheStrictParser() throws {
         let report = try mixedSampled("openmetrics")
-        let promtool = try run("/usr/bin/promtool", ["check", "metrics"], stdin: Data(report.stdout.utf8))
+        let promtool = try ReportConsumers.promtool(report.stdout)
         #expect(promtool.status == 0, "\(promtool.stdout)\(promtool.stderr)")
-        let parsed = try run("/usr/bin/env", ["python3", "-c", """
+        let parsed = try ReportConsumers.python("""
             import sys
             from prometheus_client.openmetrics.parser import text_string_to_metric_families
             samples = [s for f in text_string_to_metric_families(sys.stdin.read()) for s in f.samples]
             print(sorted((s.labels['ip'], int(s.value)) for s in samples if s.name == 'ipcurl_probe_failed_samples'))
             print(sorted({s.labels['statistic'] for s in samples if s.name == 'ipcurl_probe_sample_duration_seconds'}))
-            """], stdin: Data(report.stdout.utf8))
+            """, report.stdout)
         #expect(parsed.stdout == "[('127.0.0.2', 0), ('127.0.0.3', 3)]\n['max', 'min', 'p50', 'p95', 'p99']\n",
                 "\(parsed.stdout)\(parsed.stderr)")
     }
