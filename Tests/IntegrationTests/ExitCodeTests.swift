@@ -54,6 +54,25 @@ import Testing
         try expectFailure(lab.resolverArguments + [lab.https("nosuch.test")], exits: 6, mentioning: "NXDOMAIN")
     }
 
+    /// A server that answers `response` and closes: ipcurl's exit code, stderr and stdout, beside curl's exit code.
+    private func againstCurl(_ response: String) throws -> (ours: Run, curls: Int32) {
+        let server = try ScriptedResponder(response: Array(response.utf8))
+        let curl = try run("/usr/bin/curl", ["-s", "-o", "/dev/null", server.url("/x")])
+        return (try ipcurl(["-sS", "-o", "/dev/null", server.url("/x")]), curl.status)
+    }
+
+    @Test func aConnectionClosedWithoutAResponseExits52AsCurl() throws {
+        let result = try againstCurl("")
+        #expect(result.ours.status == 52 && result.curls == 52, "\(result.ours.stderr) curl: \(result.curls)")
+        #expect(result.ours.stderr.hasPrefix("ipcurl: (52) Empty reply from server"), "\(result.ours.stderr)")
+    }
+
+    @Test func aBodyShorterThanItsLengthExits18AsCurl() throws {
+        let result = try againstCurl("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nshort")
+        #expect(result.ours.status == 18 && result.curls == 18, "\(result.ours.stderr) curl: \(result.curls)")
+        #expect(result.ours.stderr.hasPrefix("ipcurl: (18) "), "\(result.ours.stderr)")
+    }
+
     @Test func refusedConnectionExits7() throws {
         try expectFailure(["--cacert", lab.ca, "--resolve", "a.test:\(lab.httpsPort):127.0.0.9", lab.https("a.test")],
                           exits: 7, mentioning: "Failed to connect to a.test")
