@@ -1,7 +1,8 @@
 import CurlKit
 
 /// The one redaction of every dump (`-v`, `--trace`, `--trace-ascii`): the values of `Authorization`,
-/// `Proxy-Authorization` and `Cookie` in every shape libcurl prints a header, and the user info of a proxy libcurl
+/// `Proxy-Authorization`, `Cookie` and a server's `Set-Cookie` (a session is a credential) in every shape libcurl
+/// prints a header, and the user info of a proxy libcurl
 /// took from the environment, become `[redacted]`; the name, the colon and the line ending stay. One function per
 /// shape: a header line (``headerValue(_:)``: any letter case, blanks before the name and before the colon), the
 /// lines that continue its value (``continuation(_:after:)``: obs-fold, a line starting with a blank), HTTP/2's
@@ -13,7 +14,7 @@ import CurlKit
 public enum CredentialRedaction {
     /// Header names (lowercase) whose values are never dumped, and are blanked from the process list when given
     /// with `-H`.
-    public static let secretHeaderNames = ["authorization", "proxy-authorization", "cookie"]
+    public static let secretHeaderNames = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
     static let secretHeaders: [[UInt8]] = secretHeaderNames.map { Array($0.utf8) }
 
     /// One handle's dump, callback after callback: what each kind of trace text (info, request header, response

@@ -101,6 +101,27 @@ import Testing
         for secret in ["F0LDED-SECRET", "ANSWER-SECRET"] { #expect(!shown.contains(secret), "\(dump) shows \(secret): \(shown)") }
     }
 
+    /// A server's session cookies are credentials too: `Set-Cookie` values are redacted in every dump over HTTP/2,
+    /// and stay whole in `-D` (data, as curl writes it).
+    @Test(arguments: ["-v", "--trace", "--trace-ascii"])
+    func aServersSetCookieIsRedactedInEveryDump(dump: String) throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.path + "/dump", headers = directory.path + "/headers"
+        let run = try oracle.ours(["-sS", "-o", "/dev/null", "-D", headers] + (dump == "-v" ? ["-v"] : [dump, file])
+                                  + [lab.https("a.test", "/api/set-cookie?session=S3SSION-SECRET")])
+        #expect(run.status == 0, "\(run.stderr)")
+        var shown = run.stdout + run.stderr
+        if dump != "-v" {
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            shown += text + String(decoding: Self.hexColumns(text), as: UTF8.self)
+        }
+        #expect(shown.lowercased().contains("set-cookie: [redacted]"), "\(shown)")
+        // The value is also in the request's path (the lab sets what the query says): only header lines count.
+        let leaking = shown.split(whereSeparator: \.isNewline).filter { $0.lowercased().contains("set-cookie:") && $0.contains("S3SSION") }
+        #expect(leaking.isEmpty, "\(dump) shows the session: \(leaking)")
+        #expect(try String(contentsOfFile: headers, encoding: .utf8).contains("session=S3SSION-SECRET; Path=/"), "-D keeps it")
+    }
+
     /// The bytes of a `--trace` dump's hex columns, in order.
     static func hexColumns(_ dump: String) -> [UInt8] {
         dump.split(separator: "\n").flatMap { line -> [UInt8] in
