@@ -7,25 +7,36 @@ import HTTPDNS
 enum HTMLText {
     /// `value` safe as element content and inside a double- or single-quoted attribute.
     static func escape(_ value: String) -> String {
+        MarkupText.escaped(value) { scalar in
+            switch scalar {
+            case "\"": "&quot;"
+            case "'": "&#39;"
+            case "\t", "\n": nil
+            case _ where isShownAsBytes(scalar.value): Printable.escaped(bytes: String(scalar).utf8)
+            default: nil
+            }
+        }
+    }
+
+    /// C0 controls (CR included), DEL, C1 controls and noncharacters.
+    private static func isShownAsBytes(_ value: UInt32) -> Bool {
+        value < 0x20 || (0x7F...0x9F).contains(value) || (0xFDD0...0xFDEF).contains(value) || value & 0xFFFE == 0xFFFE
+    }
+}
+
+/// The escaping HTML and XML share: `&`, `<` and `>` become entities, and every other scalar is written as `other`
+/// spells it (`nil`: itself; `""` drops it).
+enum MarkupText {
+    static func escaped(_ value: String, other: (Unicode.Scalar) -> String?) -> String {
         var out = ""
         for scalar in value.unicodeScalars {
             switch scalar {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            case "\t", "\n": out.unicodeScalars.append(scalar)
-            case _ where isShownAsBytes(scalar.value):
-                out += Printable.escaped(bytes: String(scalar).utf8)
-            default: out.unicodeScalars.append(scalar)
+            default: if let spelled = other(scalar) { out += spelled } else { out.unicodeScalars.append(scalar) }
             }
         }
         return out
-    }
-
-    /// C0 controls (CR included), DEL, C1 controls and noncharacters.
-    private static func isShownAsBytes(_ value: UInt32) -> Bool {
-        value < 0x20 || (0x7F...0x9F).contains(value) || (0xFDD0...0xFDEF).contains(value) || value & 0xFFFE == 0xFFFE
     }
 }

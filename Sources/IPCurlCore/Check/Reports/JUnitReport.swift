@@ -77,21 +77,16 @@ enum XMLText {
     static func text(_ value: String) -> String { escape(value, inAttribute: false) }
 
     private static func escape(_ value: String, inAttribute: Bool) -> String {
-        var out = ""
-        for scalar in value.unicodeScalars {
+        MarkupText.escaped(value) { scalar in
             switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"" where inAttribute: out += "&quot;"
-            case "\t" where inAttribute: out += "&#9;"
-            case "\n" where inAttribute: out += "&#10;"
-            case "\r": out += "&#13;"
-            case "\t", "\n": out.unicodeScalars.append(scalar)
-            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: continue
-            default: out.unicodeScalars.append(scalar)
+            case "\"" where inAttribute: "&quot;"
+            case "\t" where inAttribute: "&#9;"
+            case "\n" where inAttribute: "&#10;"
+            case "\r": "&#13;"
+            case "\t", "\n": nil
+            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: ""
+            default: nil
             }
         }
-        return out
     }
 }
