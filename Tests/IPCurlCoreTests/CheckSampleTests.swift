@@ -120,3 +120,12 @@ import Testing
         #expect(SampleAggregate.result(of: samples, planned: planned).passed)
     }
 }
+
+extension SampleAggregate {
+    /// The samples of `samples` in order, as one result: what `Check` does as they finish.
+    static func result(of samples: [ProbeResult], planned: ProbeResult) -> ProbeResult {
+        var aggregate = SampleAggregate()
+        for sample in samples { aggregate.add(sample) }
+        return aggregate.result(planned: planned)
+    }
+}

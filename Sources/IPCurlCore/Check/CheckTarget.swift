@@ -67,6 +67,11 @@ public struct Expectation: Sendable, Equatable {
     /// No assertions.
     public init() {}
 
+    /// The percentile limits that are set, as reports name them: `p50`, `p95`, `p99`.
+    var percentileLimits: [(name: String, ms: Int)] {
+        [("p50", p50MS), ("p95", p95MS), ("p99", p99MS)].compactMap { name, limit in limit.map { (name, $0) } }
+    }
+
     /// Whether any assertion needs the response body kept.
     public var needsBody: Bool { !bodyContains.isEmpty || bodyMatches != nil }
 

@@ -75,6 +75,9 @@ public struct SampleSpread: Sendable, Equatable {
 
     /// The five figures, named as reports name them.
     var named: [(name: String, value: Int64)] { [("min", min), ("p50", p50), ("p95", p95), ("p99", p99), ("max", max)] }
+
+    /// The figure reports call `name` (`p95`).
+    subscript(name: String) -> Int64 { named.first { $0.name == name }?.value ?? 0 }
 }
 
 /// Turns an address's samples into the one ``ProbeResult`` reports show, a sample at a time (``add(_:)``), keeping
@@ -83,11 +86,13 @@ public struct SampleSpread: Sendable, Equatable {
 /// every sample's attempts (and retried failures, numbered by sample), its ``SampleSummary`` and the percentile
 /// expectations (`p50_ms`, `p95_ms`, `p99_ms`) checked over the completed samples.
 struct SampleAggregate {
-    private var count = 0, failed = 0, attempts = 0
+    private var attempts = 0
     private var firstFailed: ProbeResult?, lastPassed: ProbeResult?, last: ProbeResult?
     /// The completed samples' phase times.
     private var completed: [ProbeTimings] = []
+    /// One per sample so far (its count is the sample number).
     private var points: [SamplePoint] = []
+    /// The failed samples' last attempts (one per failed sample).
     private var retried: [FailedAttempt] = [], failures: [FailedAttempt] = []
     /// Each distinct reason once: samples that fail alike share one string.
     private var reasons: [String: String] = [:]
@@ -97,17 +102,16 @@ struct SampleAggregate {
 
     /// Takes the next sample.
     mutating func add(_ sample: ProbeResult) {
-        count += 1
-        attempts += sample.attempts
-        retried += sample.retriedFailures.map { FailedAttempt(sample: count, attempt: $0.attempt, reason: shared($0.reason)) }
         points.append(SamplePoint(total: sample.timings.total, passed: sample.passed))
+        let number = points.count
+        attempts += sample.attempts
+        retried += sample.retriedFailures.map { FailedAttempt(sample: number, attempt: $0.attempt, reason: shared($0.reason)) }
         if sample.error == nil { completed.append(sample.timings) }
         if sample.passed {
             lastPassed = sample
         } else {
-            failed += 1
             if firstFailed == nil { firstFailed = sample }
-            failures.append(FailedAttempt(sample: count, attempt: sample.attempts, reason: shared(sample.reason)))
+            failures.append(FailedAttempt(sample: number, attempt: sample.attempts, reason: shared(sample.reason)))
         }
         last = sample
     }
@@ -119,13 +123,6 @@ struct SampleAggregate {
         return reason
     }
 
-    /// The samples of `samples` in order, as one result.
-    static func result(of samples: [ProbeResult], planned: ProbeResult) -> ProbeResult {
-        var aggregate = SampleAggregate()
-        for sample in samples { aggregate.add(sample) }
-        return aggregate.result(planned: planned)
-    }
-
     /// The samples so far as one result; `planned` when none ran (with no sample and no attempt).
     func result(planned: ProbeResult) -> ProbeResult {
         guard let last else {
@@ -135,11 +132,11 @@ struct SampleAggregate {
             result.attempts = 0
             return result
         }
-        let target = planned.target
-        var result = failed <= target.maxFailedSamples ? lastPassed ?? last : firstFailed ?? last
+        let target = planned.target, count = points.count
+        var result = failures.count <= target.maxFailedSamples ? lastPassed ?? last : firstFailed ?? last
         result.target = target
         result.samples.count = count
-        result.samples.failed = failed
+        result.samples.failed = failures.count
         result.samples.completed = completed.count
         result.attempts = attempts
         result.retriedFailures = retried
@@ -149,15 +146,20 @@ struct SampleAggregate {
                 PhaseSpread(phase: phase, spread: SampleSpread(completed.map { phase.time(in: $0) }))
             }
         }
-        let totals = SampleSpread(completed.map(\.total))
-        for (name, limit, value) in [("p50", target.expect.p50MS, totals.p50), ("p95", target.expect.p95MS, totals.p95),
-                                     ("p99", target.expect.p99MS, totals.p99)] {
-            guard let limit else { continue }
-            if completed.isEmpty {
-                result.failures.append(AssertionFailure(assertion: name, expected: "≤ \(limit) ms", actual: "no completed sample"))
-            } else if value > Int64(limit) * 1000 {
+        let limits = target.expect.percentileLimits
+        guard !limits.isEmpty else { return result }
+        let totals = result.samples.spreads.first { $0.phase == .total }?.spread
+            ?? (completed.isEmpty ? nil : SampleSpread(completed.map(\.total)))
+        for limit in limits {
+            let expected = "≤ \(limit.ms) ms"
+            guard let totals else {
+                result.failures.append(AssertionFailure(assertion: limit.name, expected: expected, actual: "no completed sample"))
+                continue
+            }
+            let value = totals[limit.name]
+            if value > Int64(limit.ms) * 1000 {
                 let over = completed.count == 1 ? "1 sample" : "\(completed.count) samples"
-                result.failures.append(AssertionFailure(assertion: name, expected: "≤ \(limit) ms",
+                result.failures.append(AssertionFailure(assertion: limit.name, expected: expected,
                                                         actual: "\(ReportFormat.milliseconds(value)) ms over \(over)"))
             }
         }

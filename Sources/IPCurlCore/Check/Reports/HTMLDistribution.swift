@@ -23,26 +23,20 @@ enum HTMLDistribution {
     /// The largest sample total or percentile limit over the sampled `probes`: the report's shared scale.
     static func scale(_ probes: [ProbeResult]) -> Int64 {
         probes.filter { $0.samples.count > 1 }.map { probe in
-            let limits = limits(probe.target.expect).map { Int64($0.ms) * 1000 }
+            let limits = probe.target.expect.percentileLimits.map { Int64($0.ms) * 1000 }
             return (probe.samples.points.map(\.total) + limits).max() ?? 0
         }.max() ?? 0
-    }
-
-    /// The target's percentile limits that are set.
-    private static func limits(_ expect: Expectation) -> [(name: String, ms: Int)] {
-        [("p50", expect.p50MS), ("p95", expect.p95MS), ("p99", expect.p99MS)].compactMap { name, limit in limit.map { (name, $0) } }
     }
 
     private static func svg(_ probe: ProbeResult, id: String, scale: Int64) -> String {
         let points = probe.samples.points
         let total = probe.samples.spreads.first { $0.phase == .total }?.spread
         let height = stripTop + stripHeight + 24
-        let failedCount = points.count { !$0.passed }
         var title = "Total time of \(points.count) samples"
         if let total {
             title += ": " + total.named.map { "\($0.name) \(ReportFormat.milliseconds($0.value)) ms" }.joined(separator: ", ")
         }
-        title += "; \(failedCount) failed"
+        title += "; \(probe.samples.failed) failed"
         var out = "<svg class=\"distribution\" role=\"img\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\""
             + " aria-labelledby=\"\(id)-title\">\n<title id=\"\(id)-title\">\(title)</title>\n"
         out += "<text x=\"0\" y=\"\(stripTop + 16)\">total (ms)</text>\n"
@@ -65,7 +59,7 @@ enum HTMLDistribution {
                 out += "<text class=\"value\" x=\"\(x + 4)\" y=\"\(12 * row + 12)\">\(mark.0) \(ReportFormat.milliseconds(mark.1)) ms</text>\n"
             }
         }
-        for (row, limit) in limits(probe.target.expect).enumerated() {
+        for (row, limit) in probe.target.expect.percentileLimits.enumerated() {
             let x = labelWidth + position(Int64(limit.ms) * 1000, scale)
             out += "<line x1=\"\(x)\" y1=\"\(stripTop - 4)\" x2=\"\(x)\" y2=\"\(stripTop + stripHeight + 4)\" stroke=\"#D55E00\" stroke-width=\"2\" stroke-dasharray=\"1 3\"/>\n"
             // A legend key: the limit line's own stroke beside its name.
