@@ -53,29 +53,29 @@ struct CheckCommand: Subcommand {
             command.expectStatus = set
         },
         OptionRow("min-cert-days", nil, .number, "n", category, "Fail when the certificate chain expires sooner") {
-            $0.minCertDays = try $1.integer(in: 0...100_000)
+            $0.minCertDays = try $1.integer(in: Expectation.certificateDaysRange)
         },
         OptionRow("max-time-ms", nil, .number, "n", category, "Fail a probe that takes longer (connect to last byte)") {
-            $0.maxTimeMS = try $1.integer(in: 1...Int(Int32.max))
+            $0.maxTimeMS = try $1.integer(in: Expectation.millisecondsRange)
         },
         OptionRow("expect-p50-ms", nil, .number, "n", category, "Fail an address whose samples' median total time is longer") {
-            $0.percentileMS.p50 = try $1.integer(in: 1...Int(Int32.max))
+            $0.percentileMS.p50 = try $1.integer(in: Expectation.millisecondsRange)
         },
         OptionRow("expect-p95-ms", nil, .number, "n", category, "Fail an address whose samples' 95th percentile is longer") {
-            $0.percentileMS.p95 = try $1.integer(in: 1...Int(Int32.max))
+            $0.percentileMS.p95 = try $1.integer(in: Expectation.millisecondsRange)
         },
         OptionRow("expect-p99-ms", nil, .number, "n", category, "Fail an address whose samples' 99th percentile is longer") {
-            $0.percentileMS.p99 = try $1.integer(in: 1...Int(Int32.max))
+            $0.percentileMS.p99 = try $1.integer(in: Expectation.millisecondsRange)
         },
         OptionRow("samples", nil, .number, "n", category, "Probe each address N times, each on a fresh connection (1-1000)") {
-            $0.samples = try $1.integer(in: 1...1000)
+            $0.samples = try $1.integer(in: CheckTarget.samplesRange)
         },
         OptionRow("max-failed-samples", nil, .number, "n", category, "Samples of an address that may fail (default 0)") {
-            $0.maxFailedSamples = try $1.integer(in: 0...1000)
+            $0.maxFailedSamples = try $1.integer(in: CheckTarget.maxFailedSamplesRange)
         },
         OptionRow("retries", nil, .number, "n", category,
                   "Retry a failed probe (any failure) up to N times (0-100), on fresh connections") {
-            $0.retries = try $1.integer(in: 0...100)
+            $0.retries = try $1.integer(in: CheckTarget.retriesRange)
         },
         OptionRow("retry-interval", nil, .seconds, "seconds", category, "Pause before each retry (0-3600, default 1)") {
             $0.retryIntervalMS = Int((try $1.seconds(maximum: 3600) * 1000).rounded())

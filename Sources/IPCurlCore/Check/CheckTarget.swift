@@ -28,6 +28,9 @@ public struct CheckTarget: Sendable, Equatable {
     /// `--retry-interval`: milliseconds between a failed attempt's end and the next attempt's start.
     public var retryIntervalMS = CheckTarget.defaultRetryIntervalMS
 
+    /// What ``samples``, ``maxFailedSamples`` and ``retries`` may be, on the command line and in a targets file.
+    public static let samplesRange = 1...1000, maxFailedSamplesRange = 0...1000, retriesRange = 0...100
+
     /// The pause between attempts when `--retry-interval` is not given: one second, as Hurl's.
     public static let defaultRetryIntervalMS = 1000
 
@@ -66,6 +69,12 @@ public struct Expectation: Sendable, Equatable {
 
     /// No assertions.
     public init() {}
+
+    /// What a millisecond limit (`max_time_ms`, `p95_ms`, …) may be: limits are compared in microseconds, which a
+    /// larger one would overflow.
+    public static let millisecondsRange = 1...Int(Int32.max)
+    /// What `min_cert_days` may be.
+    public static let certificateDaysRange = 0...100_000
 
     /// The percentile limits that are set, as reports name them: `p50`, `p95`, `p99`.
     var percentileLimits: [(name: String, ms: Int)] {

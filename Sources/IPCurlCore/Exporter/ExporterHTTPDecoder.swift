@@ -45,9 +45,7 @@ extension ExporterConfigDecoder {
         var codes: [Int] = []
         for item in try list(node, key: "valid_status_codes") {
             let message = "each \"valid_status_codes\" entry must be an unquoted whole number from 100 to 999"
-            let code = try values.integer(item, in: 100..., message: message)
-            guard code <= 999 else { throw values.error(item, message) }
-            codes.append(code)
+            codes.append(try values.integer(item, in: 100...999, message: message))
         }
         return codes
     }

@@ -110,21 +110,20 @@ struct TargetsFileDecoder {
     }
 
     private func samples(_ node: YAMLNode) throws(TargetsFileError) -> Int {
-        let count = try integer(node, in: 1..., message: "\"samples\" must be a whole number from 1 to 1000")
-        guard count <= 1000 else { throw error(node, "\"samples\" must be a whole number from 1 to 1000") }
-        return count
+        try count(node, key: "samples", in: CheckTarget.samplesRange)
     }
 
     private func maxFailedSamples(_ node: YAMLNode) throws(TargetsFileError) -> Int {
-        let count = try integer(node, in: 0..., message: "\"max_failed_samples\" must be a whole number from 0 to 1000")
-        guard count <= 1000 else { throw error(node, "\"max_failed_samples\" must be a whole number from 0 to 1000") }
-        return count
+        try count(node, key: "max_failed_samples", in: CheckTarget.maxFailedSamplesRange)
     }
 
     private func retries(_ node: YAMLNode) throws(TargetsFileError) -> Int {
-        let count = try integer(node, in: 0..., message: "\"retries\" must be a whole number from 0 to 100")
-        guard count <= 100 else { throw error(node, "\"retries\" must be a whole number from 0 to 100") }
-        return count
+        try count(node, key: "retries", in: CheckTarget.retriesRange)
+    }
+
+    /// A whole number within `range`: `"KEY" must be a whole number from LOW to HIGH` otherwise.
+    private func count(_ node: YAMLNode, key: String, in range: ClosedRange<Int>) throws(TargetsFileError) -> Int {
+        try integer(node, in: range, message: "\"\(key)\" must be a whole number from \(range.lowerBound) to \(range.upperBound)")
     }
 
     /// Seconds as a plain number (`0.5`, `2.5e-1`, as YAML and JSON write one) or a Go duration as Prometheus

@@ -10,10 +10,8 @@ extension TargetsFileDecoder {
     /// A time limit in milliseconds within the command line's range (1 to `Int32.max`): limits are compared in
     /// microseconds, which a larger one would overflow.
     private func milliseconds(_ node: YAMLNode, key: String) throws(TargetsFileError) -> Int {
-        let message = "\"\(key)\" must be a whole number of milliseconds from 1 to \(Int32.max)"
-        let ms = try integer(node, in: 1..., message: message)
-        guard ms <= Int(Int32.max) else { throw error(node, message) }
-        return ms
+        let range = Expectation.millisecondsRange
+        return try integer(node, in: range, message: "\"\(key)\" must be a whole number of milliseconds from 1 to \(range.upperBound)")
     }
 
     func expectation(_ node: YAMLNode) throws(TargetsFileError) -> Expectation {
@@ -24,9 +22,9 @@ extension TargetsFileDecoder {
             case "status":
                 expect.status = try status(value)
             case "min_cert_days":
-                let message = "\"min_cert_days\" must be a whole number of days from 0 to 100000"
-                expect.minCertDays = try integer(value, in: 0..., message: message)
-                guard expect.minCertDays! <= 100_000 else { throw error(value, message) }
+                let range = Expectation.certificateDaysRange
+                expect.minCertDays = try integer(value, in: range,
+                                                 message: "\"min_cert_days\" must be a whole number of days from 0 to \(range.upperBound)")
             case "max_time_ms":
                 expect.maxTimeMS = try milliseconds(value, key: entry.key)
             case "body_contains":

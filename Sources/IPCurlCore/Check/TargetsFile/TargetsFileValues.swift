@@ -52,7 +52,7 @@ extension TargetsFileDecoder {
     }
 
     /// An unquoted decimal integer within `range`; anything else is an error saying `message`.
-    func integer(_ node: YAMLNode, in range: PartialRangeFrom<Int>, message: String) throws(TargetsFileError) -> Int {
+    func integer(_ node: YAMLNode, in range: ClosedRange<Int>, message: String) throws(TargetsFileError) -> Int {
         guard let text = node.plainText, let first = text.utf8.first,
               text.utf8.dropFirst(first == UInt8(ascii: "-") || first == UInt8(ascii: "+") ? 1 : 0).allSatisfy(ASCII.isDigit),
               let value = Int(text), range.contains(value) else { throw error(node, message) }
