@@ -28,6 +28,9 @@ public struct SamplePoint: Sendable, Equatable {
 public enum SamplePhase: String, Sendable, CaseIterable {
     case total, connect, tls, processing, transfer
 
+    /// The name people's formats (text, HTML) use: `ttfb` for `processing`.
+    var label: String { self == .processing ? "ttfb" : rawValue }
+
     /// This phase's time in `timings`.
     func time(in timings: ProbeTimings) -> Int64 {
         switch self {

@@ -5,7 +5,7 @@
 /// and the target's `p50_ms`/`p95_ms`/`p99_ms` limits as marked lines. Below it, a table of every phase's spread,
 /// which is also what a reader without SVG gets.
 enum HTMLDistribution {
-    private static let width = 720, labelWidth = 150, plotWidth = 440, stripTop = 44, stripHeight = 40
+    private static let labelWidth = HTMLChart.labelWidth, plotWidth = HTMLChart.plotWidth, stripTop = 44, stripHeight = 40
 
     /// The plot and the table, or one line for a single sample.
     static func html(_ probe: ProbeResult, id: String, scale: Int64) -> String {
@@ -37,13 +37,12 @@ enum HTMLDistribution {
             title += ": " + total.named.map { "\($0.name) \(ReportFormat.milliseconds($0.value)) ms" }.joined(separator: ", ")
         }
         title += "; \(probe.samples.failed) failed"
-        var out = "<svg class=\"distribution\" role=\"img\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\""
-            + " aria-labelledby=\"\(id)-title\">\n<title id=\"\(id)-title\">\(title)</title>\n"
+        var out = HTMLChart.open(class: "distribution", id: id, height: height, title: title)
         out += "<text x=\"0\" y=\"\(stripTop + 16)\">total (ms)</text>\n"
         out += "<text x=\"0\" y=\"\(stripTop + 32)\">&#9679; pass &#10005; fail</text>\n"
         out += "<rect x=\"\(labelWidth)\" y=\"\(stripTop)\" width=\"\(plotWidth)\" height=\"\(stripHeight)\" fill=\"#f4f4f4\" stroke=\"#999\" stroke-width=\"0.5\"/>\n"
         for (index, point) in points.enumerated() {
-            let x = labelWidth + position(point.total, scale)
+            let x = labelWidth + HTMLChart.position(point.total, scale)
             // A fixed scatter over the strip's height (a multiplicative hash of the index): equal times stay apart.
             let y = stripTop + 5 + (index * 7919) % (stripHeight - 10)
             out += point.passed
@@ -53,14 +52,14 @@ enum HTMLDistribution {
         if let total {
             let marks: [(String, Int64, String)] = [("p50", total.p50, ""), ("p95", total.p95, "6 3"), ("p99", total.p99, "2 2")]
             for (row, mark) in marks.enumerated() {
-                let x = labelWidth + position(mark.1, scale)
+                let x = labelWidth + HTMLChart.position(mark.1, scale)
                 out += "<line x1=\"\(x)\" y1=\"\(12 * row + 4)\" x2=\"\(x)\" y2=\"\(stripTop + stripHeight)\" stroke=\"#000\""
                     + (mark.2.isEmpty ? "" : " stroke-dasharray=\"\(mark.2)\"") + "/>\n"
                 out += "<text class=\"value\" x=\"\(x + 4)\" y=\"\(12 * row + 12)\">\(mark.0) \(ReportFormat.milliseconds(mark.1)) ms</text>\n"
             }
         }
         for (row, limit) in probe.target.expect.percentileLimits.enumerated() {
-            let x = labelWidth + position(Int64(limit.ms) * 1000, scale)
+            let x = labelWidth + HTMLChart.position(Int64(limit.ms) * 1000, scale)
             out += "<line x1=\"\(x)\" y1=\"\(stripTop - 4)\" x2=\"\(x)\" y2=\"\(stripTop + stripHeight + 4)\" stroke=\"#D55E00\" stroke-width=\"2\" stroke-dasharray=\"1 3\"/>\n"
             // A legend key: the limit line's own stroke beside its name.
             let keyY = stripTop + 14 * row
@@ -68,8 +67,7 @@ enum HTMLDistribution {
             out += "<text class=\"value\" x=\"\(labelWidth + plotWidth + 16)\" y=\"\(keyY + 10)\">\(limit.name) limit \(limit.ms) ms</text>\n"
         }
         let axis = stripTop + stripHeight + 18
-        out += "<text class=\"axis\" x=\"\(labelWidth)\" y=\"\(axis)\">0</text>\n"
-            + "<text class=\"axis\" x=\"\(labelWidth + plotWidth)\" y=\"\(axis)\" text-anchor=\"end\">\(ReportFormat.milliseconds(scale)) ms</text>\n"
+        out += HTMLChart.axisLabels(y: axis, scale: scale)
         return out + "</svg>\n"
     }
 
@@ -79,14 +77,9 @@ enum HTMLDistribution {
         var out = "<table class=\"spread\">\n<caption>Phases over the completed samples (ms, nearest rank)</caption>\n"
             + "<thead><tr><th>Phase</th><th>min</th><th>p50</th><th>p95</th><th>p99</th><th>max</th></tr></thead>\n<tbody>\n"
         for item in spreads {
-            out += "<tr><th>" + (item.phase == .processing ? "ttfb" : item.phase.rawValue) + "</th>"
+            out += "<tr><th>" + item.phase.label + "</th>"
                 + item.spread.named.map { "<td class=\"number\">" + ReportFormat.milliseconds($0.value) + "</td>" }.joined() + "</tr>\n"
         }
         return out + "</tbody>\n</table>\n"
-    }
-
-    /// Pixels from the strip's left edge for `micro` on a scale of `scale` microseconds.
-    private static func position(_ micro: Int64, _ scale: Int64) -> Int {
-        scale <= 0 ? 0 : Int(min(micro, scale) * Int64(plotWidth) / scale)
     }
 }

@@ -9,17 +9,16 @@ import HTTPDNS
 /// so neither colour vision nor a colour printer is needed.
 enum HTMLReport {
     static func render(_ report: CheckReport) -> String {
-        let ordered = report.probes.enumerated().sorted { ($0.element.passed ? 1 : 0, $0.offset) < ($1.element.passed ? 1 : 0, $1.offset) }
-            .map(\.element)
+        let ordered = report.probes.filter { !$0.passed } + report.probes.filter(\.passed)
         let scale = report.probes.map { $0.timings.resolve + $0.timings.total }.max() ?? 0
         let sampleScale = HTMLDistribution.scale(report.probes)
-        let verdict = report.passed ? "PASS" : "FAIL"
+        let verdict = report.passed ? "PASS" : "FAIL", summary = HTMLText.escape(report.summaryLine)
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-            + "<title>ipcurl check: \(verdict), \(HTMLText.escape(report.summaryLine))</title>\n"
+            + "<title>ipcurl check: \(verdict), \(summary)</title>\n"
             + "<style>\n" + HTMLStyle.sheet + "</style>\n</head>\n<body>\n"
         out += "<header>\n<h1>ipcurl check " + badge(report.passed) + "</h1>\n"
-        out += "<p class=\"summary\">" + HTMLText.escape(report.summaryLine) + ", started "
+        out += "<p class=\"summary\">" + summary + ", started "
             + ReportFormat.timestamp(report.startedAt) + "</p>\n" + summaryList(report) + "</header>\n"
         out += probeTable(ordered, now: report.startedAt)
         out += "<main>\n"
@@ -95,7 +94,7 @@ enum HTMLReport {
             facts.append(("Failed samples", "<ul class=\"retried\">" + probe.failedSampleLines().map { "<li>" + HTMLText.escape($0) + "</li>" }
                 .joined() + "</ul>"))
         }
-        if probe.attempts > probe.samples.count || probe.flaky {
+        if probe.showsAttempts {
             facts.append(("Attempts", "\(probe.attempts)" + (probe.flaky ? " " + flakyMark : "")))
             if !probe.retriedFailures.isEmpty {
                 facts.append(("Retried", "<ul class=\"retried\">" + probe.retriedLines().map { "<li>" + HTMLText.escape($0) + "</li>" }

@@ -13,7 +13,7 @@ enum HTMLWaterfall {
         let micro: Int64
     }
 
-    private static let width = 720, labelWidth = 150, barWidth = 440, rowHeight = 24
+    private static let rowHeight = 24
 
     static func svg(_ timings: ProbeTimings, error: ProbeError? = nil, id: String, scale: Int64) -> String {
         var phases = [
@@ -28,15 +28,13 @@ enum HTMLWaterfall {
             phases.append(Phase(label: "until exit \(error.exitCode)", colour: "#D55E00", pattern: "solid", micro: timings.total))
         }
         let height = rowHeight * (phases.count + 1)
-        var out = "<svg class=\"waterfall\" role=\"img\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\""
-            + " aria-labelledby=\"\(id)-title\">\n<title id=\"\(id)-title\">Phases in milliseconds: "
-            + phases.map { "\($0.label) \(ReportFormat.milliseconds($0.micro))" }.joined(separator: ", ") + "</title>\n"
-            + definitions(id, phases)
+        let title = "Phases in milliseconds: " + phases.map { "\($0.label) \(ReportFormat.milliseconds($0.micro))" }.joined(separator: ", ")
+        var out = HTMLChart.open(class: "waterfall", id: id, height: height, title: title) + definitions(id, phases)
         var start: Int64 = 0
         for (row, phase) in phases.enumerated() {
             let y = row * rowHeight
-            let x = labelWidth + position(start, scale)
-            let length = max(position(start + phase.micro, scale) - position(start, scale), phase.micro > 0 ? 1 : 0)
+            let x = HTMLChart.labelWidth + HTMLChart.position(start, scale)
+            let length = max(HTMLChart.position(start + phase.micro, scale) - HTMLChart.position(start, scale), phase.micro > 0 ? 1 : 0)
             let fill = phase.pattern == "solid" ? phase.colour : "url(#\(id)-\(phase.pattern))"
             out += "<text x=\"0\" y=\"\(y + 16)\">\(phase.label)</text>\n"
             out += "<rect x=\"\(x)\" y=\"\(y + 4)\" width=\"\(length)\" height=\"\(rowHeight - 8)\" fill=\"\(fill)\" stroke=\"#000\" stroke-width=\"0.5\"/>\n"
@@ -44,15 +42,10 @@ enum HTMLWaterfall {
             start += phase.micro
         }
         let axis = phases.count * rowHeight + 16
-        out += "<text class=\"axis\" x=\"\(labelWidth)\" y=\"\(axis)\">0</text>\n"
-            + "<text class=\"axis\" x=\"\(labelWidth + barWidth)\" y=\"\(axis)\" text-anchor=\"end\">\(ReportFormat.milliseconds(scale)) ms</text>\n"
-            + "<line x1=\"\(labelWidth)\" y1=\"\(axis - 12)\" x2=\"\(labelWidth + barWidth)\" y2=\"\(axis - 12)\" stroke=\"#000\"/>\n"
+        let (left, right) = (HTMLChart.labelWidth, HTMLChart.labelWidth + HTMLChart.plotWidth)
+        out += HTMLChart.axisLabels(y: axis, scale: scale)
+            + "<line x1=\"\(left)\" y1=\"\(axis - 12)\" x2=\"\(right)\" y2=\"\(axis - 12)\" stroke=\"#000\"/>\n"
         return out + "</svg>\n"
-    }
-
-    /// Pixels from the bars' left edge for `micro` on a scale of `scale` microseconds.
-    private static func position(_ micro: Int64, _ scale: Int64) -> Int {
-        scale <= 0 ? 0 : Int(min(micro, scale) * Int64(barWidth) / scale)
     }
 
     /// The fill patterns, drawn in each phase's colour so greyscale prints still tell the bars apart.

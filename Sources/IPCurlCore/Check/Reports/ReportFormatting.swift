@@ -62,6 +62,9 @@ extension CheckReport {
 }
 
 extension ProbeResult {
+    /// Whether the people's formats (text, HTML) show the attempts: a retry happened, or the probe is flaky.
+    var showsAttempts: Bool { attempts > samples.count || flaky }
+
     /// The retried failures for people: one line per attempt number and reason, the samples it happened in folded
     /// into ranges (`attempt 1 of samples 1-3, 7: status: expected 2xx, got 503`; `attempt 1: …` without sampling),
     /// at most `limit` lines and then how many more.

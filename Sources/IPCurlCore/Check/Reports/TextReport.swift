@@ -62,7 +62,7 @@ enum TextReport {
         let phases = [("dns", t.resolve), ("connect", t.connect), ("tls", t.tls), ("ttfb", t.processing),
                       ("transfer", t.transfer), ("total", t.total)]
         lines.append("timings (ms): " + phases.map { "\($0.0) \(ReportFormat.milliseconds($0.1))" }.joined(separator: ", "))
-        if probe.attempts > probe.samples.count || probe.flaky {
+        if probe.showsAttempts {
             lines.append("attempts: \(probe.attempts)" + (probe.flaky ? ", flaky: passed after a failed attempt" : ""))
             lines += probe.retriedLines().map { "retried " + Printable.escaped($0) }
         }
@@ -70,7 +70,7 @@ enum TextReport {
             lines.append("samples: \(probe.samples.count), \(probe.samples.failed) failed")
             lines += probe.failedSampleLines().map { "failed " + Printable.escaped($0) }
             lines += probe.samples.spreads.map { item in
-                (item.phase == .processing ? "ttfb" : item.phase.rawValue) + " (ms): "
+                item.phase.label + " (ms): "
                     + item.spread.named.map { "\($0.name) " + ReportFormat.milliseconds($0.value) }.joined(separator: ", ")
             }
         }

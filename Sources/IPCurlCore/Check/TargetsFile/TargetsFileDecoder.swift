@@ -132,11 +132,10 @@ struct TargetsFileDecoder {
     private func retryInterval(_ node: YAMLNode) throws(TargetsFileError) -> Int {
         let message = "\"retry_interval\" must be seconds (0.5) or a duration (500ms, 2s) of at most 1h"
         guard let text = node.text else { throw error(node, message) }
-        let number = node.plainText == nil ? nil : Self.unsignedNumber(text)
-        guard let seconds = number ?? (Self.unsignedNumber(text) == nil ? GoDuration.seconds(text) : nil),
-              seconds >= 0, seconds <= 3600 else {
-            throw error(node, message)
-        }
+        // A plain number is seconds; a quoted one is refused, as every number in the file; anything else is a duration.
+        let seconds: Double?
+        if let number = Self.unsignedNumber(text) { seconds = node.plainText == nil ? nil : number } else { seconds = GoDuration.seconds(text) }
+        guard let seconds, seconds >= 0, seconds <= 3600 else { throw error(node, message) }
         return Int((seconds * 1000).rounded())
     }
 
