@@ -4,12 +4,11 @@ import Testing
 /// The check's progress line: nothing in the first second, at most five redraws a second, the end drawn at once,
 /// wiped by `finish()`.
 @Suite struct CheckProgressLineTests {
-    private final class Clock { var now: UInt64 = 0 }
     private let ms: UInt64 = 1_000_000
 
     /// Runs `body` with a line writing into a pipe and returns everything it wrote.
-    private func output(width: Int = 80, _ body: (CheckProgressLine, Clock) -> Void) -> String {
-        let clock = Clock()
+    private func output(width: Int = 80, _ body: (CheckProgressLine, ManualClock) -> Void) -> String {
+        let clock = ManualClock()
         return captured { body(CheckProgressLine(writer: $0, width: width, now: { clock.now }), clock) }
     }
 

@@ -6,6 +6,9 @@ import Darwin
 @testable import IPCurlCore
 import Testing
 
+/// A clock a test moves by hand (nanoseconds), for the progress lines' redraw rules.
+final class ManualClock { var now: UInt64 = 0 }
+
 /// Everything `body` writes through a ``DescriptorWriter`` on a pipe, as text (the progress lines' tests).
 func captured(_ body: (DescriptorWriter) -> Void) -> String {
     var fds: [Int32] = [0, 0]

@@ -7,12 +7,11 @@ import Darwin
 import Testing
 
 @Suite struct ProgressMeterTests {
-    private final class Clock { var now: UInt64 = 0 }
     private let ms: UInt64 = 1_000_000
 
     /// Runs `body` with a meter writing into a pipe and returns everything it wrote.
-    private func output(width: Int = 80, colour: Bool = false, _ body: (ProgressMeter, Clock) -> Void) -> String {
-        let clock = Clock()
+    private func output(width: Int = 80, colour: Bool = false, _ body: (ProgressMeter, ManualClock) -> Void) -> String {
+        let clock = ManualClock()
         return captured { body(ProgressMeter(writer: $0, colour: colour, width: width, now: { clock.now }), clock) }
     }
 

@@ -16,9 +16,6 @@ import Testing
         return result
     }
 
-    func python(_ script: String, _ input: String, _ arguments: [String] = []) throws -> Run {
-        try ReportConsumers.python(script, input, arguments)
-    }
 
     @Test func junitValidatesAgainstJenkinsSchemaAndJunitparserReadsOneFailure() throws {
         let report = try mixedReport("junit")
@@ -27,7 +24,7 @@ import Testing
         try #require(FileManager.default.fileExists(atPath: ReportConsumers.junitSchema), "junit-10.xsd missing: run 'make setup'")
         let validated = try ReportConsumers.validateJUnit(report.stdout)
         #expect(validated.stdout == "valid\n", "\(validated.stderr)")
-        let parsed = try python("""
+        let parsed = try ReportConsumers.python("""
             import sys, junitparser
             xml = junitparser.JUnitXml.fromstring(sys.stdin.read())
             suites = [xml] if isinstance(xml, junitparser.TestSuite) else list(xml)
@@ -49,7 +46,7 @@ import Testing
 
     @Test func jsonHasOneFailingRecordAndTheLabelsOnEveryRecord() throws {
         let report = try mixedReport("json")
-        let parsed = try python("""
+        let parsed = try ReportConsumers.python("""
             import sys, json
             doc = json.load(sys.stdin)
             print(sorted((p['address'], p['passed']) for p in doc['probes']))
@@ -76,7 +73,7 @@ import Testing
         let report = try mixedReport("openmetrics")
         let promtool = try ReportConsumers.promtool(report.stdout)
         #expect(promtool.status == 0, "\(promtool.stdout)\(promtool.stderr)")
-        let parsed = try python("""
+        let parsed = try ReportConsumers.python("""
             import sys
             from prometheus_client.openmetrics.parser import text_string_to_metric_families
             samples = [s for f in text_string_to_metric_families(sys.stdin.read()) for s in f.samples]
@@ -115,7 +112,7 @@ import Testing
         #expect(!raw(metrics.stdout), "\(metrics.stdout.debugDescription)")
         let promtool = try ReportConsumers.promtool(metrics.stdout)
         #expect(promtool.status == 0, "\(promtool.stdout)\(promtool.stderr)")
-        let read = try python("""
+        let read = try ReportConsumers.python("""
             import sys, json
             from prometheus_client.openmetrics.parser import text_string_to_metric_families
             samples = [s for f in text_string_to_metric_families(sys.stdin.read()) for s in f.samples if s.name == 'probe_success']

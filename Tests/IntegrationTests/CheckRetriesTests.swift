@@ -8,13 +8,9 @@ import Testing
     let fixture: LabFixture
     init() throws { fixture = try LabFixture() }
 
-    func check(_ arguments: [String]) throws -> Run {
-        try ipcurl(["check"] + lab.resolverArguments + arguments)
-    }
-
+    /// The JSON report's first probe.
     func probe(_ result: Run) throws -> [String: Any] {
-        let document = try #require(JSONSerialization.jsonObject(with: result.stdoutBytes) as? [String: Any], "\(result.stdout)\(result.stderr)")
-        return try #require((document["probes"] as? [[String: Any]])?.first)
+        try #require((try jsonReport(result)["probes"] as? [[String: Any]])?.first)
     }
 
     /// A fresh `/api/flaky` key: its first `fails` hits answer 503 (or `code`), later ones 200.

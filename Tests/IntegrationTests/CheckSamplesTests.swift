@@ -8,14 +8,6 @@ import Testing
     let fixture: LabFixture
     init() throws { fixture = try LabFixture() }
 
-    func check(_ arguments: [String]) throws -> Run {
-        try ipcurl(["check"] + lab.resolverArguments + arguments)
-    }
-
-    func json(_ result: Run) throws -> [String: Any] {
-        try #require(JSONSerialization.jsonObject(with: result.stdoutBytes) as? [String: Any], "\(result.stdout)\(result.stderr)")
-    }
-
     /// The echo backend's count of `/api/conn` requests and distinct client connections (nginx's `$connection`) of `key`.
     func connections(_ key: String) throws -> (requests: Int, connections: Int) {
         let counted = try ipcurl(lab.resolverArguments + ["-sS", lab.https("a.test", "/api/conns?key=\(key)")])
@@ -31,7 +23,7 @@ import Testing
         let result = try ipcurl(["check"] + aliyun + ["--samples", "5", "--all-ips", "--parallel", "1", "--format", "json",
                                                       lab.https(name, "/api/conn?key=\(key)")])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        let probes = try #require(try json(result)["probes"] as? [[String: Any]])
+        let probes = try #require(try jsonReport(result)["probes"] as? [[String: Any]])
         #expect(probes.count == 2, "one record per address")
         for probe in probes {
             let samples = probe["samples"] as? [String: Any]
@@ -48,7 +40,7 @@ import Testing
     @Test func oneSampleKeepsTheReportAndAddsOnlyTheCounts() throws {
         let result = try check(["--format", "json", lab.https("a.test")])
         #expect(result.status == 0, "\(result.stderr)")
-        let probe = try #require((try json(result)["probes"] as? [[String: Any]])?.first)
+        let probe = try #require((try jsonReport(result)["probes"] as? [[String: Any]])?.first)
         #expect((probe["samples"] as? [String: Int]) == ["count": 1, "failed": 0], "\(probe)")
         #expect(probe["sample_timings"] == nil, "no spread over one sample")
     }
@@ -57,7 +49,7 @@ import Testing
         let result = try check(["--samples", "3", "--expect-p95-ms", "20", "--format", "json",
                                 lab.https("a.test", "/api/delay?ms=60")])
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
-        let probe = try #require((try json(result)["probes"] as? [[String: Any]])?.first)
+        let probe = try #require((try jsonReport(result)["probes"] as? [[String: Any]])?.first)
         let reason = probe["reason"] as? String ?? ""
         #expect(reason.hasPrefix("p95: expected ≤ 20 ms, got ") && reason.hasSuffix(" ms over 3 samples"), "\(reason)")
         let failures = probe["failures"] as? [[String: String]] ?? []
@@ -75,7 +67,7 @@ import Testing
             """.write(toFile: path, atomically: true, encoding: .utf8)
         let result = try check(["--format", "json", "--targets", path])
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
-        let probes = try #require(try json(result)["probes"] as? [[String: Any]])
+        let probes = try #require(try jsonReport(result)["probes"] as? [[String: Any]])
         #expect(probes.map { $0["passed"] as? Bool } == [true, false], "\(probes)")
         #expect(probes.map { ($0["samples"] as? [String: Int])?["count"] } == [3, 2])
         #expect((probes.last?["reason"] as? String ?? "").hasPrefix("p99: expected ≤ 20 ms, got "), "\(probes)")
@@ -86,7 +78,7 @@ import Testing
         func run(_ extra: [String]) throws -> [String: Any] {
             let key = "flaky-\(UInt32.random(in: 0...UInt32.max))"
             let result = try check(["--samples", "3", "--format", "json"] + extra + [lab.https("a.test", "/api/flaky?key=\(key)&fails=1")])
-            return try #require((try json(result)["probes"] as? [[String: Any]])?.first)
+            return try #require((try jsonReport(result)["probes"] as? [[String: Any]])?.first)
         }
         let strict = try run([])
         #expect(strict["passed"] as? Bool == false, "\(strict)")

@@ -7,15 +7,9 @@ import Testing
     let fixture: LabFixture
     init() throws { fixture = try LabFixture() }
 
-    /// `ipcurl check` with the lab DoH server and CA.
-    func check(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
-        try ipcurl(["check"] + lab.resolverArguments + arguments, environment: environment)
-    }
-
     /// The JSON report's probes.
     func probes(_ result: Run) throws -> [[String: Any]] {
-        let object = try #require(JSONSerialization.jsonObject(with: result.stdoutBytes) as? [String: Any], "\(result.stdout)")
-        return try #require(object["probes"] as? [[String: Any]])
+        try #require(try jsonReport(result)["probes"] as? [[String: Any]])
     }
 
     @Test func everyAddressIsProbedAndOnlyTheWrongCertificateFails() throws {

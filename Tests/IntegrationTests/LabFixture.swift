@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// What an integration suite starts from, loaded once per suite instance: the running lab (or a failure that
 /// says how to start it) and the Alibaba fixture's resolver arguments most suites use.
@@ -20,6 +21,17 @@ protocol LabSuite {
 
 extension LabSuite {
     var lab: Lab { fixture.lab }
+
+    /// `ipcurl check` with the lab DoH server and CA.
+    func check(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+        try ipcurl(["check"] + lab.resolverArguments + arguments, environment: environment)
+    }
+
+    /// A JSON report (`check --format json`) as a document.
+    func jsonReport(_ result: Run) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: result.stdoutBytes) as? [String: Any], "\(result.stdout)\(result.stderr)")
+    }
+
     var aliyun: [String] { fixture.aliyun }
     /// The real curl CLI against the same lab, as the differential oracle.
     var oracle: CurlOracle { CurlOracle(lab: fixture.lab) }
