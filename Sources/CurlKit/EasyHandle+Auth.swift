@@ -1,7 +1,8 @@
 internal import CCurl
 
 /// The HTTP authentication methods libcurl may use with a server (curl's `--basic`, `--digest`, `--ntlm`,
-/// `--ntlm-wb`, `--negotiate`, `--anyauth`; `--oauth2-bearer` and `--aws-sigv4` add their own), as a bit set.
+/// `--ntlm-wb`, `--negotiate`, `--anyauth`; `--oauth2-bearer` and `--aws-sigv4` add their own), as a bit set; also
+/// what an HTTP proxy (`--proxy-basic`, …) and a SOCKS5 proxy (`--socks5-basic`, `--socks5-gssapi`) are offered.
 /// - SeeAlso: `CURLOPT_HTTPAUTH`, `CURLAUTH_*`.
 public struct HTTPAuthMethods: OptionSet, Sendable, Hashable {
     public let rawValue: UInt
@@ -16,6 +17,8 @@ public struct HTTPAuthMethods: OptionSet, Sendable, Hashable {
     public static let awsSigV4 = HTTPAuthMethods(rawValue: UInt(ccurl_auth_aws_sigv4))
     /// Every method but the old IE flavour of Digest: libcurl asks the server first and picks the safest it offers.
     public static let any = HTTPAuthMethods(rawValue: UInt(ccurl_auth_any))
+    /// GSS-API, which only a SOCKS5 proxy is offered (``EasyHandle/set(socks5Authentication:)``).
+    public static let gssapi = HTTPAuthMethods(rawValue: UInt(ccurl_auth_gssapi))
 }
 
 /// How far a GSS-API (Kerberos) server may act as the user.

@@ -43,35 +43,6 @@ public enum ProxyType: Sendable, Equatable {
     }
 }
 
-/// How libcurl authenticates to an HTTP proxy: curl's `--proxy-basic`, `--proxy-digest`, `--proxy-ntlm`,
-/// `--proxy-negotiate`, `--proxy-anyauth`.
-/// - SeeAlso: `CURLOPT_PROXYAUTH`.
-public enum ProxyAuthentication: Sendable, Equatable {
-    case basic, digest, ntlm, negotiate, any
-
-    var mask: UInt {
-        switch self {
-        case .basic: ccurl_auth_basic
-        case .digest: ccurl_auth_digest
-        case .ntlm: ccurl_auth_ntlm
-        case .negotiate: ccurl_auth_negotiate
-        case .any: ccurl_auth_any
-        }
-    }
-}
-
-/// The methods libcurl may offer a SOCKS5 proxy beyond "no authentication": username/password (`--socks5-basic`)
-/// and GSS-API (`--socks5-gssapi`); libcurl's default is both.
-/// - SeeAlso: `CURLOPT_SOCKS5_AUTH`.
-public struct SOCKS5Authentication: OptionSet, Sendable {
-    public let rawValue: Int
-    public init(rawValue: Int) { self.rawValue = rawValue }
-    public static let basic = SOCKS5Authentication(rawValue: 1)
-    public static let gssapi = SOCKS5Authentication(rawValue: 2)
-
-    var mask: UInt { (contains(.basic) ? ccurl_auth_basic : 0) | (contains(.gssapi) ? ccurl_auth_gssapi : 0) }
-}
-
 /// Named setters for the proxy given on the command line (`-x` and its SOCKS forms, `--preproxy`, `--noproxy`,
 /// `--proxy-user`) and how libcurl speaks to it.
 extension EasyHandle {
@@ -113,20 +84,23 @@ extension EasyHandle {
         try set(CURLOPT_SUPPRESS_CONNECT_HEADERS, suppressesConnectHeaders ? 1 : 0)
     }
 
-    /// How to authenticate to an HTTP proxy.
+    /// How to authenticate to an HTTP proxy: curl's `--proxy-basic`, `--proxy-digest`, `--proxy-ntlm`,
+    /// `--proxy-negotiate`, `--proxy-anyauth`.
     /// - SeeAlso: `CURLOPT_PROXYAUTH`.
-    public func set(proxyAuthentication: ProxyAuthentication) throws(CurlError) {
-        try set(CURLOPT_PROXYAUTH, Int(bitPattern: proxyAuthentication.mask))
+    public func set(proxyAuthentication: HTTPAuthMethods) throws(CurlError) {
+        try set(CURLOPT_PROXYAUTH, Int(bitPattern: proxyAuthentication.rawValue))
     }
 
     /// The service name of the proxy's GSS-API or SPNEGO principal (`HTTP` for Negotiate, `rcmd` for SOCKS5).
     /// - SeeAlso: `CURLOPT_PROXY_SERVICE_NAME`, curl's `--proxy-service-name`, `--socks5-gssapi-service`.
     public func set(proxyServiceName: String) throws(CurlError) { try set(CURLOPT_PROXY_SERVICE_NAME, proxyServiceName) }
 
-    /// The methods offered to a SOCKS5 proxy.
+    /// The methods offered to a SOCKS5 proxy beyond "no authentication": ``HTTPAuthMethods/basic``
+    /// (username/password, `--socks5-basic`) and ``HTTPAuthMethods/gssapi`` (`--socks5-gssapi`); libcurl's default
+    /// is both.
     /// - SeeAlso: `CURLOPT_SOCKS5_AUTH`.
-    public func set(socks5Authentication: SOCKS5Authentication) throws(CurlError) {
-        try set(CURLOPT_SOCKS5_AUTH, Int(bitPattern: socks5Authentication.mask))
+    public func set(socks5Authentication: HTTPAuthMethods) throws(CurlError) {
+        try set(CURLOPT_SOCKS5_AUTH, Int(bitPattern: socks5Authentication.rawValue))
     }
 
     /// Whether the GSS-API protection-mode negotiation with a SOCKS5 proxy goes unprotected, as the NEC reference

@@ -10,7 +10,7 @@ struct ProxyOptions: Sendable {
     var settings = ProxySettings()
     var user: String?
     /// The `--proxy-basic`… switches that are on; curl picks one by a fixed precedence (``authentication``).
-    var authentications: [ProxyAuthentication] = []
+    var authentications: [HTTPAuthMethods] = []
     /// Where the proxy key's passphrase comes from (``KeyPassphrase``).
     var passphrase: KeyPassphrase?
     /// `--proxy-tlspassword FILE`.
@@ -29,7 +29,7 @@ struct ProxyOptions: Sendable {
     }
 
     /// A switch among `--proxy-basic` and the other authentication methods.
-    private static func authenticationRow(_ long: String, _ method: ProxyAuthentication, _ help: String) -> OptionRow<ProxyOptions> {
+    private static func authenticationRow(_ long: String, _ method: HTTPAuthMethods, _ help: String) -> OptionRow<ProxyOptions> {
         OptionRow(long, nil, .boolean, "", category, help) { options, argument in
             options.authentications.removeAll { $0 == method }
             if argument.isOn { options.authentications.append(method) }
@@ -87,7 +87,7 @@ struct ProxyOptions: Sendable {
     ] + tlsRows
 
     /// curl's choice among the authentication switches that are on: any, then Negotiate, NTLM, Digest, Basic.
-    var authentication: ProxyAuthentication? {
+    var authentication: HTTPAuthMethods? {
         [.any, .negotiate, .ntlm, .digest, .basic].first { authentications.contains($0) }
     }
 

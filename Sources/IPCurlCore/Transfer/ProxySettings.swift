@@ -28,11 +28,11 @@ public struct ProxySettings: Sendable, Equatable {
     public var suppressesConnectHeaders = false
     /// `--proxy-basic`, `--proxy-digest`, `--proxy-ntlm`, `--proxy-negotiate`, `--proxy-anyauth`, decided as curl
     /// decides them; `nil` is libcurl's default (Basic).
-    public var authentication: ProxyAuthentication?
+    public var authentication: HTTPAuthMethods?
     /// `--proxy-service-name` (also `--socks5-gssapi-service`).
     public var serviceName: String?
     /// `--socks5-basic`, `--socks5-gssapi`: empty is libcurl's default (both).
-    public var socks5Authentication: SOCKS5Authentication = []
+    public var socks5Authentication: HTTPAuthMethods = []
     /// `--socks5-gssapi-nec`.
     public var socks5GSSAPINEC = false
     /// An `https://` proxy's TLS.
