@@ -39,16 +39,17 @@ public struct TransportOptions: Sendable, Equatable {
     /// - SeeAlso: curl's `--doh-insecure`, `--doh-cert-status` (`CURLOPT_DOH_SSL_VERIFYPEER`, `CURLOPT_DOH_SSL_VERIFYSTATUS`
     ///   for libcurl's own DoH).
     public func applyToQuery(_ handle: EasyHandle) throws(CurlError) {
-        try apply(to: handle)
-        if queriesInsecure {
-            try handle.set(CURLOPT_SSL_VERIFYPEER, 0)
-            try handle.set(CURLOPT_SSL_VERIFYHOST, 0)
-        }
+        try apply(to: handle, skippingVerification: queriesSkipVerification)
         if queriesVerifyStatus { try handle.set(verifiesCertificateStatus: true) }
     }
 
+    /// Whether the HTTPDNS queries skip verification: `-k`, or `--doh-insecure` for them alone.
+    public var queriesSkipVerification: Bool { insecure || queriesInsecure }
+
     /// Applies these settings to `handle`.
-    public func apply(to handle: EasyHandle) throws(CurlError) {
+    public func apply(to handle: EasyHandle) throws(CurlError) { try apply(to: handle, skippingVerification: insecure) }
+
+    private func apply(to handle: EasyHandle, skippingVerification insecure: Bool) throws(CurlError) {
         if let caFile { try handle.set(CURLOPT_CAINFO, caFile) }
         if let caPath {
             try handle.set(caPath: caPath)

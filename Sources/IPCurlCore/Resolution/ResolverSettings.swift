@@ -63,7 +63,7 @@ public struct ResolverSettings: Sendable {
         policy.families = families
         policy.cache = cacheDirectory.map(AnswerCache.init(directory:))
         policy.staleSeconds = staleSeconds
-        policy.insecure = transport.insecure || transport.queriesInsecure
+        policy.insecure = transport.queriesSkipVerification
         policy.connectsNowhere = connectsNowhere
         policy.fallback = fallback ? SystemResolver() : nil
         policy.lookupTimeoutMS = dnsTimeoutMS
@@ -132,7 +132,7 @@ public struct ResolverSettings: Sendable {
     /// The TLS trust of HTTPDNS queries as cache keys spell it: ` insecure` for `-k`, ` cacert=IDENTITY`,
     /// ` capath=IDENTITY`.
     static func trustKey(_ transport: TransportOptions) -> String {
-        (transport.insecure || transport.queriesInsecure ? " insecure" : "") + (transport.caFile.map { " cacert=" + Self.fileIdentity($0) } ?? "")
+        (transport.queriesSkipVerification ? " insecure" : "") + (transport.caFile.map { " cacert=" + Self.fileIdentity($0) } ?? "")
             + (transport.caPath.map { " capath=" + Self.fileIdentity($0) } ?? "")
     }
 
