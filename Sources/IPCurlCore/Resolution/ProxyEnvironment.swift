@@ -27,21 +27,26 @@ enum ProxyEnvironment {
         var proxy: String
         /// Its type as libcurl reads it.
         var type: ProxyType
+
+        /// `from $https_proxy` or `given with -x`, as `-v` and warnings say where the proxy came from.
+        var givenPhrase: String { origin.hasPrefix("$") ? "from \(origin)" : "given with \(origin)" }
     }
 
     /// The proxies a transfer will go through.
     struct Route: Equatable {
         /// The proxy that decides who looks the target's name up: the HTTP(S) one if any, else the SOCKS one.
         var decider: Hop
-        /// Whether the proxy (not libcurl) looks the target's name up.
-        var resolvesNames: Bool
         /// The proxies whose own names libcurl looks up: the first one, and an HTTP(S) proxy behind a `socks4` or
         /// `socks5` one.
         var locallyResolved: [Hop]
 
+        /// Whether the proxy (not libcurl) looks the target's name up: an HTTP(S) proxy, or a `socks4a` or
+        /// `socks5h` one.
+        var resolvesNames: Bool { decider.type.resolvesTargetNames }
+
         /// `-v`'s line on who resolves `host`.
         func decision(for host: String) -> String {
-            let given = decider.origin.hasPrefix("$") ? "from \(decider.origin)" : "given with \(decider.origin)"
+            let given = decider.givenPhrase
             return resolvesNames ? "* HTTPDNS \(host): the proxy \(given) resolves this name; nothing is pinned\n"
                 : "* HTTPDNS \(host): the SOCKS proxy \(given) is sent the pinned address\n"
         }
@@ -75,7 +80,11 @@ enum ProxyEnvironment {
             case "https": ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"]
             default: ["\(scheme)_proxy", "\(scheme.uppercased())_PROXY", "all_proxy", "ALL_PROXY"]
             }
-            if let name = candidates.first(where: { set($0) != nil }), let proxy = set(name) { given.append(("$" + name, proxy)) }
+            for name in candidates {
+                guard let proxy = set(name) else { continue }
+                given.append(("$" + name, proxy))
+                break
+            }
         }
         var http: Hop?, socks: Hop?
         for (origin, proxy) in given {
@@ -84,11 +93,11 @@ enum ProxyEnvironment {
             if type.isSOCKS { socks = Hop(origin: origin, proxy: proxy, type: type) } else { http = Hop(origin: origin, proxy: proxy, type: type) }
         }
         if let http {
-            guard let socks else { return Route(decider: http, resolvesNames: true, locallyResolved: [http]) }
-            return Route(decider: http, resolvesNames: true, locallyResolved: socks.type.resolvesTargetNames ? [socks] : [socks, http])
+            guard let socks else { return Route(decider: http, locallyResolved: [http]) }
+            return Route(decider: http, locallyResolved: socks.type.resolvesTargetNames ? [socks] : [socks, http])
         }
         guard let socks else { return nil }
-        return Route(decider: socks, resolvesNames: socks.type.resolvesTargetNames, locallyResolved: [socks])
+        return Route(decider: socks, locallyResolved: [socks])
     }
 }
 

@@ -103,8 +103,7 @@ public struct ResolverSettings: Sendable {
         let port = given ? url.port : hop.type == .https ? 443 : 1080
         let name = HostName.normalized(url.host)
         if pinnable, let name, StaticResolver.first(pinning: name, port: port, in: staticEntries) != nil { return nil }
-        let origin = hop.origin.hasPrefix("$") ? "from \(hop.origin)" : "given with \(hop.origin)"
-        return "proxy \(url.host) \(origin), for the \(traffic): \(Self.lookedUp); "
+        return "proxy \(url.host) \(hop.givenPhrase), for the \(traffic): \(Self.lookedUp); "
             + (pinnable ? "pin it with --resolve \(url.host):\(port):ADDRESS or give the proxy by IP address" : "give the proxy by IP address")
     }
 
