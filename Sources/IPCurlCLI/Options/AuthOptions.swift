@@ -83,10 +83,10 @@ struct AuthOptions: Sendable {
         auth.delegation = delegation.map { GSSAPIDelegation(rawValue: $0.lowercased()) ?? .none }
         auth.disallowsUserNameInURL = disallowsUserNameInURL
         if bearerFile == "" {
-            guard let value = getenv("IPCURL_OAUTH2_BEARER"), value.pointee != 0 else {
+            guard let variable = KeyPassphrase.set("IPCURL_OAUTH2_BEARER") else {
                 throw CurlError.usage("--oauth2-bearer \"\": $IPCURL_OAUTH2_BEARER is not set")
             }
-            auth.bearerToken = try Secret.load(file: nil, variable: "IPCURL_OAUTH2_BEARER")
+            auth.bearerToken = try Secret.load(file: nil, variable: variable)
         } else if let bearerFile {
             guard bearerFile == "-" || LocalFiles.isReadable(bearerFile) else {
                 // The value may be a token given as curl takes it: never repeated in the message.

@@ -92,11 +92,8 @@ struct TLSOptions: Sendable {
     /// loses one trailing line break and surrounding blanks (``Secret``).
     func apply(to request: inout FetchRequest) throws(CurlError) {
         request.template.tls = tls
-        if let tlsAuthPasswordFile {
-            request.template.tlsAuthPassword = try Secret.load(file: tlsAuthPasswordFile, variable: nil)
-        } else if tls.tlsAuthUser != nil, let value = getenv("IPCURL_TLSPASSWORD"), value.pointee != 0 {
-            request.template.tlsAuthPassword = try Secret.load(file: nil, variable: "IPCURL_TLSPASSWORD")
-        }
+        let variable = tls.tlsAuthUser == nil ? nil : KeyPassphrase.set("IPCURL_TLSPASSWORD")
+        request.template.tlsAuthPassword = try Secret.load(file: tlsAuthPasswordFile, variable: variable)
         request.template.keyPassphrase = try KeyPassphrase.load(passphrase, variable: "IPCURL_PASS",
                                                                 needed: tls.certificate != nil || tls.privateKey != nil)
     }
