@@ -10,37 +10,33 @@ import OptionTable
 /// alt-svc and HSTS caches) and leave from (`--interface`, `--local-port`); fetch only, never the HTTPDNS queries.
 /// Every host they make libcurl connect to is pinned as the URL's host is (``ConnectionRoute``).
 struct RoutingOptions: Sendable {
-    var connectTo: [String] = []
-    var unixSocket: ConnectionRoute.UnixSocket?
-    var interface: String?
-    var localPorts: (first: Int, count: Int)?
-    var altSvcFile: String?
-    var hstsFile: String?
+    /// The route as given; ``apply(to:)`` checks the interface.
+    var route = ConnectionRoute()
 
     static let category = ResolverOptions.connectionCategory
 
     static let rows: [OptionRow<RoutingOptions>] = [
         OptionRow("connect-to", nil, .string, "HOST1:PORT1:HOST2:PORT2", category,
                   "Connect to HOST2:PORT2 for requests to HOST1:PORT1 (empty parts: any, or the request's); HOST2 is "
-                  + "resolved through HTTPDNS, SNI and Host stay the URL's", repeatable: true) { $0.connectTo.append($1.text) },
+                  + "resolved through HTTPDNS, SNI and Host stay the URL's", repeatable: true) { $0.route.connectTo.append($1.text) },
         OptionRow("unix-socket", nil, .file, "path", category, "Connect through this unix socket; nothing is resolved") {
-            $0.unixSocket = ConnectionRoute.UnixSocket(path: $1.text, abstract: false)
+            $0.route.unixSocket = ConnectionRoute.UnixSocket(path: $1.text, abstract: false)
         },
         OptionRow("abstract-unix-socket", nil, .string, "name", category,
                   "Connect through this abstract unix socket; nothing is resolved") {
-            $0.unixSocket = ConnectionRoute.UnixSocket(path: $1.text, abstract: true)
+            $0.route.unixSocket = ConnectionRoute.UnixSocket(path: $1.text, abstract: true)
         },
         OptionRow("interface", nil, .string, "name", category,
                   "Leave from this interface (NAME, if!NAME) or address (IP, host!IP); a host name is refused") {
-            $0.interface = $1.text
+            $0.route.interface = $1.text
         },
         OptionRow("local-port", nil, .string, "num[-num]", category, "Leave from this local port, or the first free one of a range") {
-            $0.localPorts = try localPorts($1)
+            $0.route.localPorts = try localPorts($1)
         },
         OptionRow("alt-svc", nil, .file, "file", category,
-                  "Read and write alt-svc entries in FILE; an alternative host is resolved through HTTPDNS") { $0.altSvcFile = $1.text },
+                  "Read and write alt-svc entries in FILE; an alternative host is resolved through HTTPDNS") { $0.route.altSvcFile = $1.text },
         OptionRow("hsts", nil, .file, "file", category,
-                  "Read and write HSTS entries in FILE; an upgraded request is pinned on its https port") { $0.hstsFile = $1.text },
+                  "Read and write HSTS entries in FILE; an upgraded request is pinned on its https port") { $0.route.hstsFile = $1.text },
     ]
 
     /// curl's reading of `--local-port` (`tool_getparam.c`): decimal digits, then optionally `-LAST` (blanks allowed
@@ -69,13 +65,8 @@ struct RoutingOptions: Sendable {
     /// the system resolver. A NAME that is an interface is handed over as `if!NAME`, so libcurl never falls back to
     /// looking it up either.
     func apply(to request: inout FetchRequest) throws(CurlError) {
-        var route = ConnectionRoute()
-        route.connectTo = connectTo
-        route.unixSocket = unixSocket
-        route.interface = try interface.map(Self.bindable)
-        route.localPorts = localPorts
-        route.altSvcFile = altSvcFile
-        route.hstsFile = hstsFile
+        var route = self.route
+        route.interface = try route.interface.map(Self.bindable)
         request.template.route = route
     }
 
