@@ -5,10 +5,8 @@ import OptionTable
 /// `--proto`, `--proto-redir` and `--proto-default`, in curl's grammar; ipcurl's redirect loop applies them
 /// (``ProtocolRules``).
 struct ProtocolOptions: Sendable {
-    /// The protocols each list allows, by libcurl's names (`nil`: every one, as nothing narrowed it); ipcurl uses
-    /// their http and https.
-    var allowed: Set<String>?, redirectAllowed: Set<String>?
-    var defaultScheme: String?
+    /// The rules as given: ipcurl's schemes within each list (both, as nothing narrowed them), the default scheme.
+    var rules = ProtocolRules()
     /// curl's warnings for names libcurl does not know, told when the operation starts.
     var warnings: [String] = []
 
@@ -17,11 +15,11 @@ struct ProtocolOptions: Sendable {
     static let rows: [OptionRow<ProtocolOptions>] = [
         OptionRow("proto", nil, .string, "protocols", category,
                   "Allow only these protocols (=https, -all,+https, +http; comma-separated), redirects included") {
-            $0.allowed = try read($1, warnings: &$0.warnings)
+            $0.rules.allowed = ProtocolRules.Schemes(try read($1, warnings: &$0.warnings))
         },
         OptionRow("proto-redir", nil, .string, "protocols", category,
                   "Allow only these protocols after a redirect (same grammar as --proto)") {
-            $0.redirectAllowed = try read($1, warnings: &$0.warnings)
+            $0.rules.redirectAllowed = ProtocolRules.Schemes(try read($1, warnings: &$0.warnings))
         },
         OptionRow("proto-default", nil, .string, "protocol", category, "Use PROTOCOL for a URL without a scheme (default: http)") {
             options, argument in
@@ -29,7 +27,7 @@ struct ProtocolOptions: Sendable {
             guard CurlRuntime.protocols.contains(argument.text.lowercased()) else {
                 throw CurlError.unsupportedProtocol.with(message: "option \(argument.spelling): a specified protocol is unsupported by libcurl")
             }
-            options.defaultScheme = argument.text.lowercased()
+            options.rules.defaultScheme = argument.text.lowercased()
         },
     ]
 
@@ -71,10 +69,6 @@ struct ProtocolOptions: Sendable {
         return allowed
     }
 
-    /// Fills the request's protocol rules: ipcurl's schemes within each list.
-    func apply(to request: inout FetchRequest) {
-        if let allowed { request.protocols.allowed = ProtocolRules.Schemes(allowed) }
-        if let redirectAllowed { request.protocols.redirectAllowed = ProtocolRules.Schemes(redirectAllowed) }
-        request.protocols.defaultScheme = defaultScheme
-    }
+    /// Fills the request's protocol rules.
+    func apply(to request: inout FetchRequest) { request.protocols = rules }
 }

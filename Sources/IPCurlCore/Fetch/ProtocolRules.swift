@@ -17,6 +17,11 @@ public struct ProtocolRules: Sendable, Equatable {
 
         public init(arrayLiteral names: String...) { self.init(names) }
 
+        /// Both schemes, without building their names.
+        static let both = Schemes(bits: 0b11)
+
+        private init(bits: UInt8) { self.bits = bits }
+
         /// Whether `scheme` (lower case) is one of these.
         public func contains(_ scheme: String) -> Bool { bits & Self.bit(scheme) != 0 }
 
@@ -24,7 +29,7 @@ public struct ProtocolRules: Sendable, Equatable {
     }
 
     /// ipcurl's schemes: what every request may use unless `--proto` narrows it.
-    public static let spoken: Schemes = ["http", "https"]
+    public static let spoken = Schemes.both
 
     /// `--proto`: every request, redirects included.
     public var allowed = Self.spoken
