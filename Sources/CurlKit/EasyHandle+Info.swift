@@ -129,13 +129,7 @@ extension EasyHandle {
         var list: UnsafeMutablePointer<curl_slist>?
         guard ccurl_easy_getinfo_slist(raw, CURLINFO_SSL_ENGINES, &list) == CURLE_OK else { return [] }
         defer { curl_slist_free_all(list) }
-        var names: [String] = []
-        var item = list
-        while let node = item {
-            if let data = node.pointee.data { names.append(String(cString: data)) }
-            item = node.pointee.next
-        }
-        return names
+        return StringList.strings(of: list)
     }
 
     /// The `CURLOPT_RESOLVE` entries last set, for logging and tests. - SeeAlso: `CURLOPT_RESOLVE`.

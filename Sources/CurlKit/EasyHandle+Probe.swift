@@ -45,15 +45,7 @@ extension EasyHandle {
         guard ccurl_easy_getinfo_certinfo(raw, &info) == CURLE_OK, let info, let lists = info.pointee.certinfo else {
             return []
         }
-        return (0..<Int(info.pointee.num_of_certs)).map { index in
-            var entries: [String] = []
-            var node = lists[index]
-            while let item = node {
-                if let text = item.pointee.data.map({ String(cString: $0) }) { entries.append(text) }
-                node = item.pointee.next
-            }
-            return entries
-        }
+        return (0..<Int(info.pointee.num_of_certs)).map { StringList.strings(of: lists[$0]) }
     }
 
     /// The TLS version of the live connection as OpenSSL names it (`TLSv1.3`); `nil` over plain HTTP, with

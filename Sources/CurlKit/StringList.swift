@@ -16,6 +16,16 @@ final class StringList {
     /// The strings, in order, as appended.
     private(set) var strings: [String] = []
 
+    /// The strings of a list libcurl made (an info's), in order; the list stays the caller's to free.
+    static func strings(of list: UnsafeMutablePointer<curl_slist>?) -> [String] {
+        var strings: [String] = [], node = list
+        while let item = node {
+            if let data = item.pointee.data { strings.append(String(cString: data)) }
+            node = item.pointee.next
+        }
+        return strings
+    }
+
     /// Builds a list from `strings`.
     init(_ strings: [String] = []) throws(CurlError) {
         for string in strings { try append(string) }

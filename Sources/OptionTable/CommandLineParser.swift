@@ -134,18 +134,14 @@ public struct CommandLineParser<Config> {
     /// name, else the one name it is a prefix of.
     private mutating func longRow(_ name: String) throws(OptionError) -> (Int, Bool) {
         if let exact = rowIndex(long: name) { return (exact, true) }
+        let negated = name.hasPrefix("no-") ? rowIndex(long: String(name.dropFirst(3))) : nil
+        if let row = negated, rows[row].argument == .boolean { return (row, false) }
         if laterRows != nil {
-            if name.hasPrefix("no-"), let row = rowIndex(long: String(name.dropFirst(3))), rows[row].argument == .boolean {
-                return (row, false)
-            }
             _ = addLaterRows()
             return try longRow(name)
         }
-        if name.hasPrefix("no-"), let row = rowIndex(long: String(name.dropFirst(3))) {
-            guard rows[row].argument == .boolean else {
-                throw OptionError("option --\(name): --no- is only for boolean options; --\(rows[row].long) takes no --no- form")
-            }
-            return (row, false)
+        if let row = negated {
+            throw OptionError("option --\(name): --no- is only for boolean options; --\(rows[row].long) takes no --no- form")
         }
         let matches = rows.indices.filter { !name.isEmpty && rows[$0].long.hasPrefix(name) }
         if matches.count == 1 { return (matches[0], true) }
