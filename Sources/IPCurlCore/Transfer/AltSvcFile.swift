@@ -14,16 +14,12 @@ enum AltSvcFile {
         let port: Int
     }
 
-    /// The largest file read: libcurl's own cache files hold a line per origin.
-    static let maximumBytes = 1 << 20
-
     /// The alternative libcurl takes for an https request to `host`:`port`: the first unexpired entry for it
     /// whose source protocol is h2, else the first whose source is h1, whose destination is h1 or h2 (libcurl 7.88
     /// as built here has no HTTP/3, so an h3 alternative is never taken); `nil` when there is none or the file
     /// cannot be read (libcurl then starts with an empty cache).
     static func alternative(in path: String, host: String, port: Int, now: Int = Int(time(nil))) -> Alternative? {
-        guard let bytes = try? LocalFiles.read(path, atMost: maximumBytes) else { return nil }
-        let entries = String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { entry($0, now: now) }
+        guard let entries = CacheFiles.lines(of: path)?.compactMap({ entry($0, now: now) }) else { return nil }
         for source in ["h2", "h1"] {
             if let found = entries.first(where: { $0.source == source && sameHost($0.sourceHost, host) && $0.sourcePort == port
                 && ["h1", "h2"].contains($0.alternative.alpn) }) {
@@ -44,7 +40,7 @@ enum AltSvcFile {
     private static func entry(_ line: Substring, now: Int) -> Entry? {
         let fields = line.split(separator: " ", omittingEmptySubsequences: true)
         guard fields.count >= 8, !line.hasPrefix("#"), let sourcePort = Int(fields[2]), let port = Int(fields[5]),
-              let expires = CacheFileDate.seconds(fields[6], fields[7]), expires >= now,
+              let expires = CacheFiles.seconds(fields[6], fields[7]), expires >= now,
               let source = alpn(fields[0]), let destination = alpn(fields[3]) else { return nil }
         var host = String(fields[4])
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
@@ -64,6 +60,6 @@ enum AltSvcFile {
 
     /// libcurl's comparison of alt-svc host names: without case, a trailing dot on either ignored.
     private static func sameHost(_ first: String, _ second: String) -> Bool {
-        CacheFileDate.plain(first) == CacheFileDate.plain(second)
+        CacheFiles.plain(first) == CacheFiles.plain(second)
     }
 }

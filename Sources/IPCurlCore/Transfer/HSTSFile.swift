@@ -10,13 +10,13 @@ enum HSTSFile {
     /// Whether the file at `path` makes libcurl upgrade a request to `host`; `false` when it cannot be read
     /// (libcurl then starts with an empty cache).
     static func upgrades(_ host: String, in path: String, now: Int = Int(time(nil))) -> Bool {
-        guard let bytes = try? LocalFiles.read(path, atMost: AltSvcFile.maximumBytes) else { return false }
-        let name = CacheFileDate.plain(host)
-        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").contains { line in
+        guard let lines = CacheFiles.lines(of: path) else { return false }
+        let name = CacheFiles.plain(host)
+        return lines.contains { line in
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             guard fields.count >= 2, !line.hasPrefix("#"),
-                  let expires = CacheFileDate.seconds(fields[1], fields.count > 2 ? fields[2] : nil), expires >= now else { return false }
-            let listed = CacheFileDate.plain(fields[0])
+                  let expires = CacheFiles.seconds(fields[1], fields.count > 2 ? fields[2] : nil), expires >= now else { return false }
+            let listed = CacheFiles.plain(fields[0])
             if listed.hasPrefix(".") { return name == listed.dropFirst() || name.hasSuffix(listed) }
             return name == listed
         }

@@ -2,8 +2,19 @@
 import Glibc
 #endif
 
-/// The expiry dates of libcurl's alt-svc and HSTS cache files: `"YYYYMMDD HH:MM:SS"` in UTC, or `"unlimited"`.
-enum CacheFileDate {
+/// What libcurl's alt-svc and HSTS cache files share: their lines, their expiry dates (`"YYYYMMDD HH:MM:SS"` in UTC,
+/// or `"unlimited"`) and how they compare host names.
+enum CacheFiles {
+    /// The largest file read: libcurl's own cache files hold a line per origin.
+    static let maximumBytes = 1 << 20
+
+    /// The lines of the file at `path`; `nil` when it
+    /// cannot be read (libcurl then starts with an empty cache).
+    static func lines(of path: String) -> [Substring]? {
+        guard let bytes = try? LocalFiles.read(path, atMost: maximumBytes) else { return nil }
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+    }
+
     /// `"YYYYMMDD` and `HH:MM:SS"` (the two words of a line, quotes included) as seconds since the epoch; `"unlimited"`
     /// as the largest; `nil` for anything else.
     static func seconds(_ day: Substring, _ time: Substring? = nil) -> Int? {
