@@ -10,13 +10,14 @@ struct Run: Sendable {
 
 /// Runs the ipcurl binary that `swift test` built (or `$IPCURL_BIN`, e.g. the release build).
 /// Each run gets an empty answer cache of its own unless `extra` names one in `IPCURL_CACHE_DIR`.
-func ipcurl(_ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:]) throws -> Run {
+func ipcurl(_ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:],
+            directory: String? = nil) throws -> Run {
     var environment = ProcessInfo.processInfo.environment
     environment.removeValue(forKey: "IPCURL_DNS")
     let scratch = try TemporaryDirectory()
     environment["IPCURL_CACHE_DIR"] = scratch.path + "/cache"
     environment.merge(extra) { $1 }
-    return try run(ipcurlBinary(), arguments, stdin: stdin, environment: environment)
+    return try run(ipcurlBinary(), arguments, stdin: stdin, environment: environment, directory: directory)
 }
 
 func ipcurlBinary() -> String {
@@ -31,8 +32,10 @@ func ipcurlBinary() -> String {
 }
 
 /// Runs `executable` with `arguments`, feeding `stdin`, and collects both output streams.
-func run(_ executable: String, _ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil) throws -> Run {
+func run(_ executable: String, _ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil,
+         directory: String? = nil) throws -> Run {
     let process = Process()
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     if let environment { process.environment = environment }

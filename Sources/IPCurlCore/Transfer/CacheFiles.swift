@@ -8,10 +8,10 @@ enum CacheFiles {
     /// The largest file read: libcurl's own cache files hold a line per origin.
     static let maximumBytes = 1 << 20
 
-    /// The lines of the file at `path`; `nil` when it
+    /// The lines of the file at `path` (`-` is a file of that name, as libcurl opens it, not stdin); `nil` when it
     /// cannot be read (libcurl then starts with an empty cache).
     static func lines(of path: String) -> [Substring]? {
-        guard let bytes = try? LocalFiles.read(path, atMost: maximumBytes) else { return nil }
+        guard let bytes = try? LocalFiles.read(path == "-" ? "./-" : path, atMost: maximumBytes) else { return nil }
         return String(decoding: bytes, as: UTF8.self).split(separator: "\n")
     }
 

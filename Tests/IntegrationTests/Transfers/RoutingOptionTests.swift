@@ -250,6 +250,24 @@ import Testing
 
     // MARK: --hsts
 
+    /// libcurl opens a cache file named `-` as a file, not stdin: ipcurl's reading of the file, to pin what libcurl
+    /// will connect to, leaves stdin alone too (a `--data-binary @-` body stays the body).
+    @Test func aCacheFileNamedDashIsNotStdin() throws {
+        let entry = Data("a.test \"unlimited\"\n".utf8)
+        let scratch = try TemporaryDirectory()  // libcurl writes its cache back to ./-
+        for option in ["--hsts", "--alt-svc"] {
+            let result = try ipcurl(lab.resolverArguments + ["-v", "-sS", option, "-", "--data-binary", "@-", lab.https("a.test", "/api/echo")],
+                                    stdin: entry, directory: scratch.path)
+            #expect(result.status == 0, "\(option): \(result.stderr)")
+            #expect(result.stdout.contains("\"body_length\":\(entry.count)"), "\(option): stdin is the body: \(result.stdout)")
+            #expect(!result.stderr.contains("* HSTS "), "\(option): \(result.stderr)")
+        }
+        let http = try ipcurl(lab.resolverArguments + ["-v", "--hsts", "-", "-m", "2", "http://a.test/"], stdin: entry,
+                              directory: scratch.path)
+        #expect(!FileManager.default.fileExists(atPath: "-"), "nothing written where the tests run")
+        #expect(!http.stderr.contains("* HSTS a.test:80"), "stdin is no HSTS file: \(http.stderr)")
+    }
+
     @Test(.enabled(if: getuid() == 0, "needs root to listen on port 443 and for a private mount namespace"))
     func anHSTSUpgradeIsPinnedOnThePortItConnectsTo() throws {
         let scratch = try TemporaryDirectory()
