@@ -74,18 +74,27 @@ public final class MultiHandle {
     }
 
     /// Runs a stream of transfers with at most `concurrency` on the loop at once: slots are filled from `next`
-    /// (which returns `nil` when there is nothing left to start) as finished transfers leave, and each finished
-    /// transfer goes to `finished` as soon as it is done, so only `concurrency` handles exist at a time.
-    public func drive(concurrency: Int, next: () -> EasyHandle?, finished: (Finished) -> Void) throws(CurlError) {
+    /// (which returns `nil` when it has nothing to start now) as finished transfers leave, and each finished
+    /// transfer goes to `finished` as soon as it is done, so only `concurrency` handles exist at a time. After each
+    /// filling, `wait` says for how many milliseconds at most the loop may run before asking `next` again (a
+    /// transfer due later: a retry after its pause), or `nil` when only a finished transfer can bring more; the
+    /// loop ends when nothing runs and `wait` says `nil`.
+    public func drive(concurrency: Int, next: () -> EasyHandle?, wait: () -> Int? = { nil },
+                      finished: (Finished) -> Void) throws(CurlError) {
         let limit = max(1, concurrency)
-        var exhausted = false
         while true {
-            while !exhausted, active.count < limit {
-                guard let easy = next() else { exhausted = true; break }
+            while active.count < limit, let easy = next() {
                 do { try add(easy) } catch { finished((easy, error)) }
             }
-            if active.isEmpty { return }
-            for done in try run(upToMilliseconds: 1000) { finished(done) }
+            let pause = wait()
+            if active.isEmpty {
+                guard let pause else { return }
+                // Nothing on the loop: the poll is a sleep that a signal may end early, after which `next` is asked.
+                let polled = curl_multi_poll(raw, nil, 0, Int32(clamping: max(0, pause)), nil)
+                guard polled == CURLM_OK else { throw Self.error("curl_multi_poll", polled) }
+                continue
+            }
+            for done in try run(upToMilliseconds: max(1, min(pause ?? 1000, 1000))) { finished(done) }
         }
     }
 

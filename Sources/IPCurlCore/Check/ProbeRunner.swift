@@ -29,8 +29,7 @@ struct ProbeRunner {
             for (index, probe) in probes.enumerated() where probe.runs { finished(index, failed(probe.result, error)) }
             return
         }
-        var ready = probes.indices.filter { probes[$0].runs }.map { Attempt(index: $0) }
-        var next = 0
+        var ready = probes.indices.filter { probes[$0].runs }.map { Attempt(index: $0) }[...]
         var waiting: [Attempt] = []
         var inFlight: [ObjectIdentifier: (attempt: Attempt, transfer: ProbeTransfer)] = [:]
         let clock = ContinuousClock()
@@ -41,49 +40,42 @@ struct ProbeRunner {
             finished(attempt.index, result)
         }
         do throws(CurlError) {
-            while true {
-                let now = clock.now
-                if waiting.contains(where: { $0.due <= now }) {
-                    ready += waiting.filter { $0.due <= now }
+            try multi.drive(concurrency: plan.parallel, next: {
+                if ready.isEmpty, waiting.contains(where: { $0.due <= clock.now }) {
+                    let now = clock.now
+                    ready = waiting.filter { $0.due <= now }[...]
                     waiting.removeAll { $0.due <= now }
                 }
-                while multi.count < plan.parallel, next < ready.count {
-                    let attempt = ready[next]
-                    next += 1
+                while let attempt = ready.popFirst() {
                     do throws(CurlError) {
                         let transfer = try ProbeTransfer(probes[attempt.index], plan: plan)
-                        try multi.add(transfer.handle)
                         inFlight[ObjectIdentifier(transfer.handle)] = (attempt, transfer)
+                        return transfer.handle
                     } catch {
                         done(attempt, failed(probes[attempt.index].result, error))
                     }
                 }
-                if next == ready.count { (ready, next) = ([], 0) }
-                guard multi.count > 0 || !waiting.isEmpty else { return }
-                let untilDue = waiting.map { ($0.due - clock.now).wholeMilliseconds }.min().map { max(0, $0) } ?? Self.tickMS
-                if multi.count == 0 {
-                    if untilDue > 0 { FetchRun.sleep(milliseconds: min(untilDue, Self.tickMS)) }
-                    tick()
-                    continue
-                }
-                for (handle, error) in try multi.run(upToMilliseconds: min(Self.tickMS, max(1, untilDue))) {
-                    guard let (attempt, transfer) = inFlight.removeValue(forKey: ObjectIdentifier(handle)) else { continue }
-                    let result = transfer.result(error: error, now: startedAt)
-                    let target = result.target
-                    guard !result.passed, attempt.number <= target.retries else { done(attempt, result); continue }
-                    var again = attempt
-                    again.retried.append(FailedAttempt(sample: 1, attempt: attempt.number, reason: result.reason))
-                    again.number += 1
-                    again.due = clock.now + .milliseconds(target.retryIntervalMS)
-                    diagnostics?.trace("* check: \(result.title) attempt \(attempt.number) failed (\(result.reason)); attempt "
-                                       + "\(again.number) in \(ReportFormat.fixed(Int64(target.retryIntervalMS), unit: 1000, digits: 2)) s\n")
-                    waiting.append(again)
-                }
+                return nil
+            }, wait: {
                 tick()
-            }
+                guard let due = waiting.map(\.due).min() else { return multi.count > 0 ? Self.tickMS : nil }
+                return min(Self.tickMS, max(0, (due - clock.now).wholeMilliseconds))
+            }, finished: { handle, error in
+                guard let (attempt, transfer) = inFlight.removeValue(forKey: ObjectIdentifier(handle)) else { return }
+                let result = transfer.result(error: error, now: startedAt)
+                let target = result.target
+                guard !result.passed, attempt.number <= target.retries else { return done(attempt, result) }
+                var again = attempt
+                again.retried.append(FailedAttempt(sample: 1, attempt: attempt.number, reason: result.reason))
+                again.number += 1
+                again.due = clock.now + .milliseconds(target.retryIntervalMS)
+                diagnostics?.trace("* check: \(result.title) attempt \(attempt.number) failed (\(result.reason)); attempt "
+                                   + "\(again.number) in \(ReportFormat.fixed(Int64(target.retryIntervalMS), unit: 1000, digits: 2)) s\n")
+                waiting.append(again)
+            })
         } catch {
             for (attempt, transfer) in inFlight.values { done(attempt, failed(transfer.planned.result, error)) }
-            for attempt in ready[next...] + waiting { done(attempt, failed(probes[attempt.index].result, error)) }
+            for attempt in ready + waiting { done(attempt, failed(probes[attempt.index].result, error)) }
         }
     }
 
