@@ -155,6 +155,15 @@ struct CheckCommand: Subcommand {
         return report.passed ? .success : .probesFailed
     }
 
+    /// What the command line says for every target, over the targets file's.
+    private func applyCommandLine(to target: inout CheckTarget) {
+        target.allIPs = target.allIPs || allIPs
+        target.samples = samples ?? target.samples
+        target.maxFailedSamples = maxFailedSamples ?? target.maxFailedSamples
+        target.retries = retries ?? target.retries
+        target.retryIntervalMS = retryIntervalMS ?? target.retryIntervalMS
+    }
+
     private func makePlan() throws(CurlError) -> CheckPlan {
         guard !urls.isEmpty || targets != nil else { throw CurlError.usage("no URL to check: give URLs or --targets FILE") }
         // A targets file often comes from a repository or a pull request: it is not the operator's own.
@@ -172,11 +181,7 @@ struct CheckCommand: Subcommand {
         var all = (file?.targets ?? []).map { target in
             var target = target
             target.expect = fileDefaults.overridden(by: expect).overridden(by: target.expect)
-            target.allIPs = target.allIPs || allIPs
-            target.samples = samples ?? target.samples
-            target.maxFailedSamples = maxFailedSamples ?? target.maxFailedSamples
-            target.retries = retries ?? target.retries
-            target.retryIntervalMS = retryIntervalMS ?? target.retryIntervalMS
+            applyCommandLine(to: &target)
             return target
         }
         for typed in urls {
@@ -185,14 +190,11 @@ struct CheckCommand: Subcommand {
                 throw CurlError.usage("\(Printable.quoted(CurlURL.redacted(text: typed))): not an http:// or https:// URL")
             }
             var target = CheckTarget(url: parsed.text)
+            file?.defaults.apply(to: &target)
             target.expect = fileDefaults.overridden(by: expect)
-            target.allIPs = allIPs || file?.defaults.allIPs == true
-            target.headers = headers.isEmpty ? file?.defaults.headers ?? [] : headers
-            if let method = method ?? file?.defaults.method { target.method = method }
-            target.samples = samples ?? file?.defaults.samples ?? 1
-            target.maxFailedSamples = maxFailedSamples ?? file?.defaults.maxFailedSamples ?? 0
-            target.retries = retries ?? file?.defaults.retries ?? 0
-            target.retryIntervalMS = retryIntervalMS ?? file?.defaults.retryIntervalMS ?? CheckTarget.defaultRetryIntervalMS
+            if !headers.isEmpty { target.headers = headers }
+            if let method { target.method = method }
+            applyCommandLine(to: &target)
             all.append(target)
         }
         var plan = CheckPlan(targets: all)

@@ -104,6 +104,18 @@ public struct TargetDefaults: Sendable, Equatable {
     /// `retry_interval` in milliseconds, when given.
     public var retryIntervalMS: Int?
 
+    /// `target` with every default given here; what is not given stays `target`'s. Not the expectation, which is
+    /// merged key by key (``Expectation/overridden(by:)``).
+    public func apply(to target: inout CheckTarget) {
+        if let allIPs { target.allIPs = allIPs }
+        if let method { target.method = method }
+        target.headers = headers
+        if let samples { target.samples = samples }
+        if let maxFailedSamples { target.maxFailedSamples = maxFailedSamples }
+        if let retries { target.retries = retries }
+        if let retryIntervalMS { target.retryIntervalMS = retryIntervalMS }
+    }
+
     /// Defaults that set nothing, or the given ones.
     public init(allIPs: Bool? = nil, expect: Expectation = Expectation(), method: String? = nil, headers: [String] = []) {
         self.allIPs = allIPs

@@ -75,37 +75,27 @@ struct TargetsFileDecoder {
             throw error(node, "each target must be a mapping with at least \"url\", not \(node.kindDescription)")
         }
         var url: (text: String, node: YAMLNode)?, name: (text: String, node: YAMLNode)?
-        var method = defaults.method, headers = defaults.headers, body: String?, allIPs = defaults.allIPs
-        var samples = defaults.samples ?? 1, maxFailedSamples = defaults.maxFailedSamples ?? 0
-        var retries = defaults.retries ?? 0, retryIntervalMS = defaults.retryIntervalMS ?? CheckTarget.defaultRetryIntervalMS
-        var expect = Expectation()
+        // The defaults first, then the target's own keys over them; its expectation is merged later.
+        var target = CheckTarget(url: "")
+        defaults.apply(to: &target)
         for entry in try entries(node, key: "", context: "in target", allowed: Self.targetKeys) {
             let value = entry.value
             switch entry.key {
             case "name": name = (try nonEmptyString(value, key: entry.key), value)
             case "url": url = (try self.url(value), value)
-            case "method": method = try self.method(value)
-            case "headers": headers = try self.headers(value, key: entry.key).map { "\($0.name): \($0.value)" }
-            case "body": body = try string(value, key: entry.key)
-            case "all_ips": allIPs = try bool(value, key: entry.key)
-            case "samples": samples = try self.samples(value)
-            case "max_failed_samples": maxFailedSamples = try self.maxFailedSamples(value)
-            case "retries": retries = try self.retries(value)
-            case "retry_interval": retryIntervalMS = try retryInterval(value)
-            default: expect = try expectation(value)
+            case "method": target.method = try method(value)
+            case "headers": target.headers = try headers(value, key: entry.key).map { "\($0.name): \($0.value)" }
+            case "body": target.body = try string(value, key: entry.key)
+            case "all_ips": target.allIPs = try bool(value, key: entry.key)
+            case "samples": target.samples = try samples(value)
+            case "max_failed_samples": target.maxFailedSamples = try maxFailedSamples(value)
+            case "retries": target.retries = try retries(value)
+            case "retry_interval": target.retryIntervalMS = try retryInterval(value)
+            default: target.expect = try expectation(value)
             }
         }
         guard let url else { throw error(node, "missing key \"url\" in target") }
-        var target = CheckTarget(url: url.text, name: name?.text)
-        target.method = method ?? target.method
-        target.headers = headers
-        target.body = body
-        target.allIPs = allIPs ?? false
-        target.expect = expect
-        target.samples = samples
-        target.maxFailedSamples = maxFailedSamples
-        target.retries = retries
-        target.retryIntervalMS = retryIntervalMS
+        (target.url, target.name) = (url.text, name?.text ?? url.text)
         return (target, name?.node ?? url.node)
     }
 
