@@ -31,9 +31,8 @@ public struct CheckProgress: Sendable, Equatable {
 /// Not thread-safe: feed it from the check's thread.
 public final class CheckProgressLine {
     static let delay: UInt64 = 1_000_000_000  // ns before the first draw
-    static let redrawInterval: UInt64 = 200_000_000
 
-    private let writer: DescriptorWriter
+    private var terminal: TerminalLine
     private let width: Int?
     private let now: () -> UInt64
     private let began: UInt64
@@ -50,7 +49,7 @@ public final class CheckProgressLine {
     /// nanoseconds, injectable for tests.
     public init(writer: DescriptorWriter = .standardError, width: Int? = nil,
                 now: @escaping () -> UInt64 = ProgressMeter.monotonicNanoseconds) {
-        self.writer = writer
+        terminal = TerminalLine(writer: writer)
         self.width = width
         self.now = now
         began = now()
@@ -62,19 +61,17 @@ public final class CheckProgressLine {
     public func update(_ progress: CheckProgress) {
         let time = now()
         guard time &- began >= Self.delay else { return }
-        let line = String(progress.line.prefix(max((width ?? ProgressMeter.terminalWidth()) - 1, 1)))
+        if let lastDraw, time &- lastDraw < ProgressMeter.redrawInterval, progress.finished < progress.total { return }
+        let line = String(progress.line.prefix(TerminalLine.room(width ?? ProgressMeter.terminalWidth())))
         if line == shown { return }
-        if let lastDraw, time &- lastDraw < Self.redrawInterval, progress.finished < progress.total { return }
-        writer.write("\r" + line + String(repeating: " ", count: max(shown.count - line.count, 0)))
+        terminal.draw(line, visible: line.count)
         (shown, lastDraw) = (line, time)
-        if writer === DescriptorWriter.standardError { SignalCleanup.setProgressLineOnScreen(true) }
     }
 
     /// Wipes the line, when one was drawn, and leaves the cursor at the start of the empty line.
     public func finish() {
         guard !shown.isEmpty else { return }
-        writer.write("\r" + String(repeating: " ", count: shown.count) + "\r")
+        terminal.end(wiping: true)
         (shown, lastDraw) = ("", nil)
-        if writer === DescriptorWriter.standardError { SignalCleanup.setProgressLineOnScreen(false) }
     }
 }

@@ -13,14 +13,13 @@ public final class ProgressMeter {
     static let redrawInterval: UInt64 = 200_000_000  // ns: at most five redraws a second
     static let rateWindow: UInt64 = 5_000_000_000  // ns of samples the rate is averaged over
 
-    private let writer: DescriptorWriter
     private let colour: Bool
     private let width: Int?
     private let now: () -> UInt64
     private var samples: [(time: UInt64, bytes: Int64)] = []
     private var done: Int64 = 0, total: Int64 = 0, uploading = false, started = false
     private var lastDraw: UInt64?
-    private var shownWidth = 0
+    private var shown: TerminalLine
 
     /// curl's rule: a bar only when standard error is a terminal, the body goes to a file and `-s` is off.
     public static func shouldShow(silent: Bool, outputIsFile: Bool, standardErrorIsTTY: Bool = isatty(2) != 0) -> Bool {
@@ -38,7 +37,7 @@ public final class ProgressMeter {
     ///   - now: a monotonic clock in nanoseconds, injectable for tests.
     public init(writer: DescriptorWriter = .standardError, colour: Bool = ProgressMeter.colourAllowed(), width: Int? = nil,
                 now: @escaping () -> UInt64 = ProgressMeter.monotonicNanoseconds) {
-        self.writer = writer
+        shown = TerminalLine(writer: writer)
         self.colour = colour
         self.width = width
         self.now = now
@@ -65,10 +64,9 @@ public final class ProgressMeter {
     public func finish() {
         guard started else { return }
         draw(at: now())
-        writer.write("\n")
-        (started, lastDraw, shownWidth) = (false, nil, 0)
+        shown.end(wiping: false)
+        (started, lastDraw) = (false, nil)
         samples.removeAll()
-        if writer === DescriptorWriter.standardError { SignalCleanup.setProgressLineOnScreen(false) }
     }
 
     private func draw(at time: UInt64) {
@@ -77,16 +75,14 @@ public final class ProgressMeter {
         let elapsed = time &- samples[0].time
         let rate = elapsed > 0 ? Double(max(done - samples[0].bytes, 0)) * 1e9 / Double(elapsed) : nil
         let line = Self.render(done: done, total: total, rate: rate, width: width ?? Self.terminalWidth(), colour: colour)
-        let visible = Self.visibleWidth(line)
-        writer.write("\r" + line + String(repeating: " ", count: max(shownWidth - visible, 0)))
-        (shownWidth, lastDraw) = (visible, time)
-        if writer === DescriptorWriter.standardError { SignalCleanup.setProgressLineOnScreen(true) }
+        shown.draw(line, visible: Self.visibleWidth(line))
+        lastDraw = time
     }
 
     /// One progress line without `\r`, at most `width - 1` columns (the last column stays empty so nothing wraps).
     /// `total <= 0` means unknown: no percentage, bar or ETA. `rate` is bytes per second, `nil` before it is known.
     static func render(done: Int64, total: Int64, rate: Double?, width: Int, colour: Bool) -> String {
-        let room = max(width - 1, 1)
+        let room = TerminalLine.room(width)
         let speed = rate.map { bytes(Int64(min(max($0, 0), 9.2e18))) + "/s" } ?? "-- B/s"
         guard total > 0 else { return fit([bytes(done), speed], room) }
         let fraction = min(max(Double(done) / Double(total), 0), 1)
