@@ -17,14 +17,12 @@ public struct CurlURL: Sendable, Equatable {
     public let unicodeHost: String?
     /// The explicit port or the scheme's default.
     public let port: Int
-    /// The path, `/` at least.
-    public let path: String
-    /// Whether the URL has a query string or a fragment.
-    public let hasQueryOrFragment: Bool
+    /// The path, `/` at least (read from ``text`` when asked for: most URLs never need it apart).
+    public var path: String { Self.part(CURLUPART_PATH, of: text) ?? "/" }
     /// Whether the URL holds a user name or password.
     public let hasCredentials: Bool
-    /// The query without `?`, if any (may hold secrets: never print it).
-    public let query: String?
+    /// The query without `?`, if any (may hold secrets: never print it; read from ``text`` when asked for).
+    public var query: String? { text.utf8.contains(UInt8(ascii: "?")) ? Self.part(CURLUPART_QUERY, of: text) : nil }
     /// `user[:password]`, if any (a secret: never print it).
     public let userInfo: String?
     /// `scheme://host:port/path`, with user info, query and fragment removed: safe for logs and `-v`.
@@ -56,9 +54,12 @@ public struct CurlURL: Sendable, Equatable {
             throw CurlError.malformedURL.with(message: "URL rejected: \(why)")
         }
         func part(_ which: CURLUPart, _ flags: Int32 = 0) -> String? { Self.part(which, of: handle, flags: UInt32(flags)) }
-        guard let url = part(CURLUPART_URL), let scheme = part(CURLUPART_SCHEME), let written = part(CURLUPART_HOST) else {
+        // The normalized URL always starts with its scheme and `://`: the scheme is read from it, not asked for.
+        guard let url = part(CURLUPART_URL), let written = part(CURLUPART_HOST),
+              let schemeEnd = url.utf8.firstIndex(of: UInt8(ascii: ":")) else {
             throw CurlError.malformedURL.with(message: "URL rejected: no host in \(input.count) characters")
         }
+        let scheme = url[..<schemeEnd]
         let isASCII = written.utf8.allSatisfy { $0 < 0x80 }
         if !isASCII { Self.useUTF8Locale() }
         guard let host = isASCII ? written : part(CURLUPART_HOST, CURLU_PUNYCODE) else {
@@ -69,15 +70,11 @@ public struct CurlURL: Sendable, Equatable {
         self.host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         unicodeHost = host == written ? nil : written
         port = part(CURLUPART_PORT, CURLU_DEFAULT_PORT).flatMap { Int($0) } ?? 0
-        // A part whose delimiter the normalized URL lacks is not there: only the parts that may be are asked for.
-        let bytes = url.utf8
-        let user = bytes.contains(UInt8(ascii: "@")) ? part(CURLUPART_USER) : nil
-        let password = bytes.contains(UInt8(ascii: "@")) ? part(CURLUPART_PASSWORD) : nil
+        // A part whose delimiter the normalized URL lacks is not there: user info is asked for only after an `@`.
+        let hasAt = url.utf8.contains(UInt8(ascii: "@"))
+        let user = hasAt ? part(CURLUPART_USER) : nil, password = hasAt ? part(CURLUPART_PASSWORD) : nil
         hasCredentials = user != nil || password != nil
         userInfo = hasCredentials ? (user ?? "") + (password.map { ":" + $0 } ?? "") : nil
-        query = bytes.contains(UInt8(ascii: "?")) ? part(CURLUPART_QUERY) : nil
-        path = part(CURLUPART_PATH) ?? "/"
-        hasQueryOrFragment = query != nil || (bytes.contains(UInt8(ascii: "#")) && part(CURLUPART_FRAGMENT) != nil)
     }
 
     /// ``text`` with `userInfo` (`user[:password]`, percent-encoded as in a URL; `nil` for none) instead of its
@@ -108,6 +105,15 @@ public struct CurlURL: Sendable, Equatable {
         guard curl_url_get(handle, which, &value, flags) == CURLUE_OK, let value else { return nil }
         defer { curl_free(value) }
         return String(cString: value)
+    }
+
+    /// Part `which` of `url` (a normalized URL, parsed again as it is), or `nil` when it has none.
+    private static func part(_ which: CURLUPart, of url: String) -> String? {
+        guard let handle = curl_url() else { return nil }
+        defer { curl_url_cleanup(handle) }
+        let flags = UInt32(CURLU_NON_SUPPORT_SCHEME) | UInt32(CURLU_PATH_AS_IS)
+        guard curl_url_set(handle, CURLUPART_URL, url, flags) == CURLUE_OK else { return nil }
+        return part(which, of: handle)
     }
 
     /// `url` parsed with `flags`, changed by `edit`, and put together again as libcurl spells it; `nil` when it

@@ -54,9 +54,19 @@ enum ProxyEnvironment {
 
     /// The route libcurl will take for `url` with `settings`, or `nil` for a direct connection.
     static func route(for url: CurlURL, settings: ProxySettings) -> Route? {
-        // No proxy option and no proxy variable: direct, whatever the host.
-        guard settings.url != nil || settings.preProxy != nil || ProcessProxyVariables.namesAProxy else { return nil }
+        guard !isDirect(settings) else { return nil }
         return route(scheme: url.scheme, host: url.host, settings: settings, lookup: ProcessProxyVariables.value(of:))
+    }
+
+    /// Whether every URL goes direct with `settings`: no proxy option and no proxy variable, whatever the host.
+    static func isDirect(_ settings: ProxySettings) -> Bool {
+        settings.url == nil && settings.preProxy == nil && !ProcessProxyVariables.namesAProxy
+    }
+
+    /// Whether no proxy option and no proxy variable, `no_proxy` included, is set: libcurl would read the
+    /// variables for every transfer to find nothing (and `-v` would say nothing about them).
+    static func isUnconfigured(_ settings: ProxySettings) -> Bool {
+        isDirect(settings) && settings.noProxy == nil && ProcessProxyVariables.values.allSatisfy { ($0 ?? "").isEmpty }
     }
 
     /// The environment's proxy for the HTTPDNS queries to `server` (`-x` is the request's only), or `nil`.
