@@ -77,7 +77,10 @@ public enum Commands {
         var parser = makeParser(Command.self, first: first) { path, atMost in
             try ConfigFileReader.read(path, atMost: atMost, mustBeUsersOwn: path == defaultConfig)
         }
-        parser.warn = { diagnostics.warning($0) }
+        // A config file's warnings wait for the whole command line: -s anywhere (or a silent line) keeps them off stderr.
+        var warnings: [String] = []
+        parser.warn = { warnings.append($0) }
+        defer { if command.showsWarnings { for warning in warnings { diagnostics.warning(warning) } } }
         do {
             try parser.parse(arguments, into: &command)
         } catch let error as CurlError {
@@ -148,12 +151,14 @@ public enum Commands {
 }
 
 /// The config file a fetch reads first, as curl reads `.curlrc`: `ipcurl/config` under `$XDG_CONFIG_HOME`, or under
-/// `~/.config` when that is unset or empty, else `~/.ipcurlrc`; skipped when the first argument is `--disable` or
-/// starts with `-q`. It may name a resolver command, so, as ssh reads `~/.ssh/config`, it is read only when it is
-/// the user's own (``ConfigFileReader/read(_:atMost:mustBeUsersOwn:)``).
+/// `~/.config` when that is unset, empty or relative, else `~/.ipcurlrc` (none when `HOME` is relative); skipped
+/// when the first argument is `--disable` or starts with `-q`. It may name a resolver command, so, as ssh reads
+/// `~/.ssh/config`, it is read only when it is the user's own (``ConfigFileReader/read(_:atMost:mustBeUsersOwn:)``)
+/// and never from the working directory.
 enum DefaultConfig {
     static func path() -> String? {
-        func variable(_ name: String) -> String? { getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } }
+        // As the XDG spec asks, a relative path is ignored: it would name a file in the working directory.
+        func variable(_ name: String) -> String? { getenv(name).map { String(cString: $0) }.flatMap { $0.hasPrefix("/") ? $0 : nil } }
         let home = variable("HOME")
         var candidates: [String] = []
         if let configHome = variable("XDG_CONFIG_HOME") ?? home.map({ $0 + "/.config" }) {
@@ -169,7 +174,8 @@ enum DefaultConfig {
 enum ConfigFileReader {
     /// Reads at most `atMost` bytes of a `-K` file (`-` is stdin) as text; with `mustBeUsersOwn`, a file owned by
     /// another user or writable by others is a usage error (``LocalFiles/ownershipProblem(_:)``, judged on the
-    /// opened file). A file that cannot be read is exit 26, as in curl, also when a config file names it.
+    /// opened file). A file that cannot be read is exit 26, as in curl, also when a config file names it. A line
+    /// that is not valid UTF-8 is a usage error naming it: decoded, its bytes would be sent as others.
     static func read(_ path: String, atMost: Int, mustBeUsersOwn: Bool) throws(CurlError) -> String {
         var refusal: CurlError?
         do throws(CurlError) {
@@ -179,9 +185,25 @@ enum ConfigFileReader {
                 refusal = error
                 throw error
             }
+            // A file cut at `atMost` is refused for its size by the parser; its last character may be cut too.
+            if bytes.count < atMost, let line = firstLineNotUTF8(bytes) {
+                let error = CurlError.usage("\(path == "-" ? "<stdin>" : path):\(line): not valid UTF-8; config files are read as UTF-8 text")
+                refusal = error
+                throw error
+            }
             return String(decoding: bytes, as: UTF8.self)
         } catch {
             throw refusal ?? CurlError.readError.with(message: "cannot read config from '\(path)'")
         }
+    }
+
+    /// The number of the first line (lines end at LF, as the parser counts them) that is not valid UTF-8, whose
+    /// bytes a decoding would replace with U+FFFD; `nil` when every line is valid.
+    static func firstLineNotUTF8(_ bytes: [UInt8]) -> Int? {
+        for (index, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated()
+        where String(validating: line, as: UTF8.self) == nil {
+            return index + 1
+        }
+        return nil
     }
 }

@@ -48,7 +48,7 @@ import Testing
     @Test func missingFilesAreExit26() {
         #expect(throws: CurlError.readError) { try DataArgument.body([DataArgument(.ascii, "@/nonexistent/x")]) }
         #expect(throws: CurlError.readError) { try DataArgument.body([DataArgument(.urlencode, "n@/nonexistent/x")]) }
-        #expect(throws: CurlError.readError) { try RequestPayload.upload("/nonexistent/x", url: "https://a.test/") }
+        #expect(throws: CurlError.readError) { try RequestPayload.upload("/nonexistent/x") }
         #expect(throws: CurlError.readError) { try FormPart(parsing: "f=@/nonexistent/x") }
     }
 
@@ -74,10 +74,13 @@ import Testing
         let path = try file("x")
         defer { unlink(path) }
         let name = String(path.split(separator: "/").last!)
-        #expect(try RequestPayload.upload(path, url: "https://a.test/up/").1 == "https://a.test/up/" + name)
-        #expect(try RequestPayload.upload(path, url: "https://a.test").1 == "https://a.test/" + name)
-        #expect(try RequestPayload.upload(path, url: "https://a.test/named").1 == "https://a.test/named")
-        #expect(try RequestPayload.upload("-", url: "https://a.test/").0 == .uploadStream(.standardInput))
+        #expect(try RequestPayload.uploadTarget(path, url: "https://a.test/up/") == "https://a.test/up/" + name)
+        #expect(try RequestPayload.uploadTarget(path, url: "https://a.test") == "https://a.test/" + name)
+        #expect(try RequestPayload.uploadTarget(path, url: "https://a.test/named") == "https://a.test/named")
+        #expect(try RequestPayload.uploadTarget("/nonexistent/x", url: "https://a.test/up/") == "https://a.test/up/x",
+                "a file that cannot be opened still names the URL curl reports")
+        #expect(try RequestPayload.uploadTarget("-", url: "https://a.test/") == "https://a.test/")
+        #expect(try RequestPayload.upload("-") == .uploadStream(.standardInput))
     }
 
     @Test func stdinIsReplayedWithinTheBoundOnly() throws {

@@ -35,9 +35,11 @@ import Testing
     }
 
     @Test func streamsThatAreNotRegularFilesAreChunkedUploads() throws {
-        #expect(try RequestPayload.upload(".", url: "https://a.test/").0 == .uploadStream(.standardInputNonBlocking))
-        let (payload, url) = try RequestPayload.upload("/dev/stdin", url: "https://a.test/up/")
-        #expect(payload == .uploadStream(.file(path: "/dev/stdin")) && url == "https://a.test/up/stdin")
+        #expect(try RequestPayload.upload(".") == .uploadStream(.standardInputNonBlocking))
+        #expect(try RequestPayload.uploadTarget(".", url: "https://a.test/") == "https://a.test/")
+        let payload = try RequestPayload.upload("/dev/stdin")
+        #expect(payload == .uploadStream(.file(path: "/dev/stdin")))
+        #expect(try RequestPayload.uploadTarget("/dev/stdin", url: "https://a.test/up/") == "https://a.test/up/stdin")
         #expect(payload.inferredMethod == "PUT")
     }
 

@@ -10,6 +10,7 @@ held in memory. Every answer carries Content-Length, so keep-alive works.
 Routes (see Tests/Lab/README.md):
 
   /api/echo*                               JSON: method path query headers body_sha256 body_length content_type
+  /api/form                                JSON: the multipart/form-data parts (a nested multipart part's own parts)
   /api/redirect?code=N&to=URL              status N, Location: URL (verbatim)
   /api/loop                                302, Location: /api/loop
   /api/status?code=N[&retry_after=S]       status N, body "status N\\n"
@@ -123,16 +124,24 @@ def form(h, kept):
         raise BadRequest("not a multipart/form-data body (or over 4 MiB)")
     message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
         b"Content-Type: " + ctype.encode() + b"\r\n\r\n" + bytes(kept))
-    parts = []
-    for part in message.iter_parts():
-        data = part.get_payload(decode=True) or b""
-        disposition = part.get("Content-Disposition", "")
-        parts.append({"disposition": str(disposition), "name": part.get_param("name", header="content-disposition"),
-                      "filename": part.get_filename(), "content_type": part.get("Content-Type"),
-                      "headers": sorted(f"{k.lower()}: {v}" for k, v in part.items()
-                                        if k.lower() not in ("content-disposition", "content-type")),
-                      "sha256": hashlib.sha256(data).hexdigest(), "length": len(data)})
+    parts = [form_part(part) for part in message.iter_parts()]
     return 200, [], json.dumps({"parts": parts}, separators=(",", ":")).encode(), "application/json"
+
+
+def form_part(part):
+    """One part: its name, filename, type and other headers, and its content's digest and length; a nested
+    multipart part (curl's `-F 'f=@a,b'` file list, multipart/mixed) lists its own parts the same way instead."""
+    entry = {"disposition": str(part.get("Content-Disposition", "")),
+             "name": part.get_param("name", header="content-disposition"),
+             "filename": part.get_filename(), "content_type": part.get("Content-Type"),
+             "headers": sorted(f"{k.lower()}: {v}" for k, v in part.items()
+                               if k.lower() not in ("content-disposition", "content-type"))}
+    if part.is_multipart():
+        entry["parts"] = [form_part(sub) for sub in part.iter_parts()]
+    else:
+        data = part.get_payload(decode=True) or b""
+        entry.update(sha256=hashlib.sha256(data).hexdigest(), length=len(data))
+    return entry
 
 
 def redirect(q):

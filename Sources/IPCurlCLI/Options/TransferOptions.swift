@@ -191,7 +191,8 @@ struct TransferOptions: Sendable {
     }
 
     /// Fills the parts of `request` that are its URL's own: the queries `--url-query` and `-G` append, and the
-    /// body, or the `-T` file paired with this URL (`upload`).
+    /// body, or the `-T` file paired with this URL (`upload`; one that cannot be opened is the request's
+    /// ``FetchRequest/unopenedUpload``).
     func apply(to request: inout FetchRequest, inputs: TransferInputs, upload: String?) throws(CurlError) {
         let kinds = [!data.isEmpty, !form.isEmpty, upload != nil].filter { $0 }.count
         guard kinds <= 1 else { throw Self.twoMethods }
@@ -205,6 +206,10 @@ struct TransferOptions: Sendable {
             break
         }
         if let parts = inputs.form { request.payload = .form(parts) }
-        if let upload { (request.payload, request.url) = try RequestPayload.upload(upload, url: request.url) }
+        if let upload {
+            request.url = try RequestPayload.uploadTarget(upload, url: request.url)
+            // As curl: a file that cannot be opened fails this transfer, which still reports (-w) and ends the run.
+            do throws(CurlError) { request.payload = try RequestPayload.upload(upload) } catch { request.unopenedUpload = error }
+        }
     }
 }

@@ -33,6 +33,8 @@ struct FetchCommandLine: Subcommand {
     var operations = [FetchOperation()]
     /// `-s`, `-S`, `--no-progress-meter`, `-v`: global in curl, whichever operation they are given in.
     var globalOutput = OutputOptions()
+    /// A config file's warnings are shown unless `-s` stands anywhere on the command line or in a config file.
+    var showsWarnings: Bool { !globalOutput.silent }
     /// `--help WORD`: the word (empty for plain `--help`).
     var help: String?
     var version = false

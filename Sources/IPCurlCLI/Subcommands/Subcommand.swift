@@ -52,10 +52,14 @@ protocol Subcommand: Sendable {
     func run(_ diagnostics: Diagnostics) -> Completion
     /// Arguments read before the command line's own (a default config file); none unless the subcommand says.
     static func prefix(for arguments: [String]) -> [String]
+    /// Whether the warnings found while parsing (a config file's bad lines) go to stderr: not with `-s`.
+    var showsWarnings: Bool { get }
 }
 
 extension Subcommand {
     static func prefix(for arguments: [String]) -> [String] { [] }
+
+    var showsWarnings: Bool { true }
 
     static var laterRows: [OptionRow<Self>] { [] }
 

@@ -75,17 +75,21 @@ public enum RequestPayload: Sendable, Equatable {
         return stream.replay()
     }
 
-    /// `-T FILE`: the payload, and the URL with the file's name appended when the URL's path names no file
-    /// (``CurlURL/uploadTarget(_:file:)``). `-` and `.` are stdin (`.` without blocking), and the URL is kept; a
-    /// regular file is sent with its size, anything else readable as a stream. A file that cannot be read is exit 26.
-    public static func upload(_ path: String, url: String) throws(CurlError) -> (RequestPayload, String) {
-        if path == "-" { return (.uploadStream(.standardInput), url) }
-        if path == "." { return (.uploadStream(.standardInputNonBlocking), url) }
-        let target = try CurlURL.uploadTarget(url, file: path)
+    /// `-T FILE`'s URL: `url` with the file's name appended when its path names no file
+    /// (``CurlURL/uploadTarget(_:file:)``); `-` and `.` (stdin) keep it.
+    public static func uploadTarget(_ path: String, url: String) throws(CurlError) -> String {
+        path == "-" || path == "." ? url : try CurlURL.uploadTarget(url, file: path)
+    }
+
+    /// `-T FILE`'s payload: `-` and `.` are stdin (`.` without blocking); a regular file is sent with its size,
+    /// anything else readable as a stream. A file that cannot be read is exit 26.
+    public static func upload(_ path: String) throws(CurlError) -> RequestPayload {
+        if path == "-" { return .uploadStream(.standardInput) }
+        if path == "." { return .uploadStream(.standardInputNonBlocking) }
         guard LocalFiles.isReadable(path) else {
             throw CurlError.readError.with(message: "Failed to open/read local data from file/application: \(path)")
         }
-        guard let size = LocalFiles.regularFileSize(path) else { return (.uploadStream(.file(path: path)), target) }
-        return (.uploadFile(path: path, size: size), target)
+        guard let size = LocalFiles.regularFileSize(path) else { return .uploadStream(.file(path: path)) }
+        return .uploadFile(path: path, size: size)
     }
 }

@@ -89,7 +89,7 @@ public struct FetchJob: Sendable {
 
     /// Runs the transfers of `plan`, each made when its turn comes and its request built with `request`, and
     /// returns the failure that decides curl's exit code for them (``FetchBatch``); every failure has been told by
-    /// then. A request that cannot be built (a `-T` file that cannot be read, two methods) ends the run with its
+    /// then. A request that cannot be built (two methods) or whose `-T` file cannot be opened ends the run with its
     /// error, as a transfer curl cannot set up ends curl's.
     public func run(_ plan: TransferPlan,
                     request: @escaping @Sendable (PlannedTransfer, Diagnostics) throws(CurlError) -> FetchRequest) -> CurlError? {
@@ -135,22 +135,34 @@ public struct FetchJob: Sendable {
                 diagnostics.error(error)
                 return Failure(error: error, beforeStart: true)
             }
+            if let error = request.unopenedUpload {
+                // As curl: the transfer never starts, its -w line tells so (libcurl's message), and the run ends.
+                diagnostics.error(error)
+                var report = TransferReport(url: request.protocols.absolute(request.url))
+                (report.url, report.exitCode, report.errorMessage) = (request.url, error.exitCode, CurlError.readError.message)
+                printWriteOut(request.writeOut, report, transfer, diagnostics)
+                return Failure(error: error, beforeStart: true)
+            }
             // The run's trust, limits and families are the session's, made once per operation.
             request.template.transport = session.transport
             request.template.families = session.settings.families
             request.trace = trace
             let outcome = Fetch.run(request, session: session, share: share)
             if let error = outcome.error { diagnostics.error(error) }
-            if let format = request.writeOut {
-                var report = outcome.report
-                report.urlNumber = transfer.urlNumber
-                if format.lowercased().contains("%{json}") { report.curlVersion = CurlRuntime.versionLine }
-                WriteOutPrinter.print(format, report: report, diagnostics: diagnostics)
-            }
+            printWriteOut(request.writeOut, outcome.report, transfer, diagnostics)
             return outcome.error.map { Failure(error: $0, beforeStart: false) }
         } catch {
             diagnostics.error(error)
             return Failure(error: error, beforeStart: false)
         }
+    }
+
+    /// Prints `format` (`-w`), if any, with `report` for `transfer`.
+    private func printWriteOut(_ format: String?, _ report: TransferReport, _ transfer: PlannedTransfer, _ diagnostics: Diagnostics) {
+        guard let format else { return }
+        var report = report
+        report.urlNumber = transfer.urlNumber
+        if format.lowercased().contains("%{json}") { report.curlVersion = CurlRuntime.versionLine }
+        WriteOutPrinter.print(format, report: report, diagnostics: diagnostics)
     }
 }

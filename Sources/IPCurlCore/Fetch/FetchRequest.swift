@@ -12,6 +12,9 @@ public struct FetchRequest: Sendable {
     public var head = false
     /// What the request sends (`-d`, `-F`, `-T`).
     public var payload = RequestPayload.none
+    /// The `-T` file that could not be opened, as curl's exit 26: the transfer fails before it starts (nothing sent,
+    /// `%{method}` GET), its `-w` line is printed all the same, and the run ends with it, as curl's does.
+    public var unopenedUpload: CurlError?
     /// `-o/--output` (or `-O`'s name): a file instead of stdout; `-` is stdout.
     public var outputPath: String?
     /// `-J/--remote-header-name`: with `-O`, name the file after the response's `Content-Disposition` filename.

@@ -45,14 +45,56 @@ import Testing
     @Test func aBadConfigLineIsAWarningAndTheRestApplies() throws {
         let scratch = try TemporaryDirectory()
         let config = scratch.path + "/bad"
-        try (pinnedConfig + "max-time = later\nrequest = PUT\n").write(toFile: config, atomically: true, encoding: .utf8)
+        let loud = pinnedConfig.replacingOccurrences(of: "silent\n", with: "")
+        try (loud + "max-time = later\nrequest = PUT\n").write(toFile: config, atomically: true, encoding: .utf8)
         let result = try ipcurl(["-K", config, lab.api("a.test", "echo")])
         #expect(result.status == 0, "\(result.stderr)")  // as curl: a bad line is skipped with a warning
-        #expect(result.stderr.contains("ipcurl: warning: \(config):6: option --max-time: expected a proper numerical parameter"),
+        #expect(result.stderr == "ipcurl: warning: \(config):5: option --max-time: expected a proper numerical parameter; line ignored\n",
                 "\(result.stderr)")
         #expect(try Echo(result.stdout).method == "PUT")
         let missing = try ipcurl(["-K", scratch.path + "/absent", "https://a.test/"])
         #expect(missing.status == 26, "\(missing.stderr)")  // curl: cannot read config, exit 26
+    }
+
+    @Test func silentKeepsAConfigFilesWarningsOffStderr() throws {
+        let scratch = try TemporaryDirectory()
+        let config = scratch.path + "/bad"
+        try "--bogus-option\nmax-time = later\nrequest = PUT\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let url = lab.api("a.test", "echo")
+        // As curl 7.88.1 with -s first: nothing on stderr, the other lines applied.
+        let curls = try oracle.theirs(["-q", "-s", "-K", config, url])
+        #expect(curls.status == 0 && curls.stderr.isEmpty, "\(curls.stderr)")
+        // ipcurl: -s anywhere, or a silent line anywhere in a config file (a listed difference where it comes later).
+        for arguments in [["-s", "-K", config], ["-K", config, "-s"], ["-K", config, "-K", "-"], ["-sS", "-K", config]] {
+            let ours = try ipcurl(lab.resolverArguments + arguments + [url], stdin: arguments.contains("-") ? Data("silent\n".utf8) : nil)
+            #expect(ours.status == 0 && ours.stderr.isEmpty, "\(arguments): \(ours.stderr)")
+            #expect(try Echo(ours.stdout).method == "PUT")
+        }
+        let loud = try oracle.ours(["-K", config, url])
+        #expect(loud.stderr.components(separatedBy: "ipcurl: warning: \(config):").count == 3, "without -s: \(loud.stderr)")
+        // Warnings told before a usage error are shown with it, unless silent.
+        let failed = try oracle.ours(["-K", config, "--no-such-option", url])
+        #expect(failed.status == 2 && failed.stderr.contains("warning: \(config):1:") && failed.stderr.contains("--no-such-option"))
+        let quiet = try oracle.ours(["-s", "-K", config, "--no-such-option", url])
+        #expect(quiet.status == 2 && !quiet.stderr.contains("warning") && quiet.stderr.contains("--no-such-option"), "\(quiet.stderr)")
+    }
+
+    @Test func aConfigLineThatIsNotUTF8IsRefusedNamingItsLine() throws {
+        let scratch = try TemporaryDirectory()
+        let config = scratch.path + "/latin1"
+        let latin1 = Data("request = PUT\n# caf".utf8) + Data([0xE9]) + Data("\ndata = \"caf".utf8) + Data([0xE9]) + Data("\"\n".utf8)
+        try latin1.write(to: URL(fileURLWithPath: config))
+        let key = "latin1-\(UInt64.random(in: 0...UInt64.max))"
+        let ours = try oracle.ours(["-s", "-K", config, lab.api("a.test", "flaky?key=\(key)&fails=1")])
+        #expect(ours.status == 2)
+        #expect(ours.stderr == "ipcurl: \(config):2: not valid UTF-8; config files are read as UTF-8 text\n", "\(ours.stderr)")
+        #expect(try lab.hits(key) == 0, "nothing is sent")
+        let fromStdin = try ipcurl(lab.resolverArguments + ["-s", "-K", "-", lab.api("a.test", "echo")], stdin: latin1)
+        #expect(fromStdin.status == 2 && fromStdin.stderr.hasPrefix("ipcurl: <stdin>:2: not valid UTF-8"), "\(fromStdin.stderr)")
+        // curl sends the byte as it is, where String(decoding:) would have sent U+FFFD.
+        let curls = try oracle.theirs(["-q", "-s", "-K", config, lab.api("a.test", "echo")])
+        try Data("caf".utf8 + [0xE9]).write(to: URL(fileURLWithPath: scratch.path + "/sent"))
+        #expect(try Echo(curls.stdout).bodySHA256 == (try sha256(ofFile: scratch.path + "/sent")))
     }
 
     @Test func defaultConfigIsReadUnlessDashQComesFirst() throws {
@@ -91,6 +133,18 @@ import Testing
                                environment: ["HOME": home.path, "XDG_CONFIG_HOME": ""])
         #expect(quiet.status == 0, "\(quiet.stderr)")
         #expect(try Echo(quiet.stdout).method == "GET", "a first argument starting with -q skips the default config")
+    }
+
+    @Test func anUnsetXDGConfigHomeMeansDotConfig() throws {
+        let home = try TemporaryDirectory()
+        try write(pinnedConfig + "request = PUT\n", to: home.path + "/.config/ipcurl/config")
+        try write(pinnedConfig + "request = OPTIONS\n", to: home.path + "/.ipcurlrc")
+        var environment = ProcessInfo.processInfo.environment
+        for name in ["XDG_CONFIG_HOME", "IPCURL_DNS"] { environment.removeValue(forKey: name) }
+        (environment["HOME"], environment["IPCURL_CACHE_DIR"]) = (home.path, home.path + "/cache")
+        let result = try run(ipcurlBinary(), [lab.api("a.test", "echo")], environment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Echo(result.stdout).method == "PUT", "the XDG default, ~/.config, comes before ~/.ipcurlrc")
     }
 
     @Test func aSetXDGConfigHomeReplacesDotConfig() throws {

@@ -3,7 +3,8 @@ import Testing
 
 /// What ipcurl takes from the local machine only when it is the user's own: the default config file (it may name a
 /// resolver command) must be owned by the user or root and writable by nobody else, as ssh wants `~/.ssh/config`;
-/// the cache directory must be absolute, so no working directory (a cloned repository) can plant answers.
+/// it is looked for under an absolute `XDG_CONFIG_HOME` or `HOME` only, and the cache directory must be absolute, so no
+/// working directory (a cloned repository) can plant a resolver command or answers.
 @Suite struct LocalTrustTests: LabSuite {
     let fixture: LabFixture
     init() throws { fixture = try LabFixture() }
@@ -61,5 +62,28 @@ import Testing
             #expect(try FileManager.default.contentsOfDirectory(atPath: workingDirectory.path).isEmpty,
                     "\(arguments): nothing is made in the working directory")
         }
+    }
+
+    @Test func aRelativeConfigHomeIsIgnored() throws {
+        // A working directory holding a config at every place a relative XDG_CONFIG_HOME or HOME would name.
+        let workingDirectory = try TemporaryDirectory()
+        for path in ["ipcurl/config", ".config/ipcurl/config", ".ipcurlrc", "x/ipcurl/config"] {
+            let full = workingDirectory.path + "/" + path
+            try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try pinnedConfig.write(toFile: full, atomically: true, encoding: .utf8)
+        }
+        let url = lab.api("a.test", "echo")
+        let absent = workingDirectory.path + "/absent"
+        for environment in [["XDG_CONFIG_HOME": ".", "HOME": absent], ["XDG_CONFIG_HOME": "x", "HOME": absent],
+                            ["XDG_CONFIG_HOME": "", "HOME": "."], ["XDG_CONFIG_HOME": ".", "HOME": "."]] {
+            let result = try ipcurl(["-s", "--doh", lab.dohURL, "--cacert", lab.ca, url], environment: environment,
+                                    directory: workingDirectory.path)
+            #expect(result.status == 0, "\(environment): \(result.stderr)")
+            #expect((try? Echo(result.stdout).method) == "GET", "\(environment): the working directory's config is not read")
+        }
+        // The same file named by an absolute path is read.
+        let absolute = try ipcurl([url], environment: ["XDG_CONFIG_HOME": workingDirectory.path, "HOME": absent],
+                                  directory: workingDirectory.path)
+        #expect((try? Echo(absolute.stdout).method) == "PUT", "\(absolute.stderr)")
     }
 }

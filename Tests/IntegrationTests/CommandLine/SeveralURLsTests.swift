@@ -76,4 +76,18 @@ import Testing
         let lines = result.stdout.split(separator: "\n").map(String.init).sorted()
         #expect(lines == Array(repeating: "200", count: 4) + Array(repeating: "together 4", count: 4))
     }
+
+    @Test func aGlobbedUploadRunsTheLaterURLsOnceWhereCurlRepeatsThem() throws {
+        // curl 7.88.1 runs every URL after a globbed -T once per file of that glob (a listed difference): the oracle
+        // shows it, ipcurl runs each later URL (and each URL of a later glob) once.
+        let scratch = try TemporaryDirectory()
+        for name in ["a", "b", "c"] { try name.write(toFile: scratch.path + "/\(name).txt", atomically: true, encoding: .utf8) }
+        let empty = lab.api("a.test", "status?code=204")
+        let arguments = ["-s", "-o", "/dev/null", "-w", "%{urlnum}:%{method} ", "-T", scratch.path + "/{a,b,c}.txt",
+                         lab.api("a.test", "echo/"), empty, empty + "&n=[1-2]"]
+        let (curl, ours) = try both(arguments)
+        #expect(curl.status == 0 && ours.status == 0, "\(curl.stderr) \(ours.stderr)")
+        #expect(curl.stdout == "0:PUT 0:PUT 0:PUT 1:GET 1:GET 1:GET " + String(repeating: "2:GET ", count: 6))
+        #expect(ours.stdout == "0:PUT 0:PUT 0:PUT 1:GET 2:GET 2:GET ")
+    }
 }

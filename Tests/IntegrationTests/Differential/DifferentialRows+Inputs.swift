@@ -37,6 +37,11 @@ extension DifferentialRows {
         .init("-s", "-w", "%{url_effective}\\n", "-T", "{FILE}", "{A}/api/echo?q=1"),
         .init("-s", "-w", "%{url_effective}\\n", "-T", "{FILE}", "{A}/api/echo/#f"),
         .init("-s", "-T", "{DIR}/missing", "-T", "{FILE}", folder, folder), .init("-s", "-d", "x", "-T", "{FILE}", folder, folder),
+        // A -T file that cannot be opened fails its own transfer: its -w line is printed, and the run ends there.
+        .init("-s", "-w", "%{urlnum} %{exitcode} %{http_code} %{method} %{url} %{url_effective} %{errormsg}\\n",
+              "-T", "{DIR}/missing", folder, folder),
+        .init("-s", "-w", "%{urlnum} %{exitcode} %{num_connects} %{size_upload} %{url}\\n", "-T", "{FILE}", "-T", "{DIR}/missing",
+              "-o", "/dev/null", folder, folder, "--next", "{PINS}", "-s", "-w", "never\\n", echo),
         .init("-s", "-d", "x", "-T", "", "-T", "{FILE}", folder, folder), .init("-s", "-G", "-d", "q=1", "-T", "{FILE}", folder),
         .init("-s", "-G", "-d", "q=1", "-F", "a=1", form),
         .init("-s", "--http1.1", "-T", ".", echo, echo, stdin: "non-blocking"),
@@ -44,10 +49,12 @@ extension DifferentialRows {
         .init("-s", "-T", "{FILE}", "-o", "{DIR}/#1", "{A}/api/echo/{p,q}/"),
     ]
 
-    /// `-F name=@a,b`: the files as one `multipart/mixed` part, each with its own parameters.
+    /// `-F name=@a,b`: the files as one `multipart/mixed` part, each with its own parameters (`/api/form` lists the
+    /// nested part's files, so a file dropped from the list shows).
     static let fileLists: [DifferentialRow] = [
         ["f=@{FILE},{BIN}"], ["f=@{FILE};type=text/a,{BIN};type=text/b"], ["f=@{FILE}, {BIN};filename=x.bin", "g=1"],
         ["f=@\"{FILE}\",\"{BIN}\""], ["f=@-,{FILE}"], ["f=@{FILE},{DIR}/missing"],
+        ["f=@{FILE},{BIN};type=text/b,{FILE};filename=third.txt"],
     ].map { DifferentialRow(arguments: ["-s"] + $0.flatMap { ["-F", $0] } + [form], stdin: "from stdin") }
 
     /// Files that are not regular files, read as streams: chunked where curl sends chunked (HTTP/1.1 shows it).

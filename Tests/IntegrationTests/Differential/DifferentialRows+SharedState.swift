@@ -1,8 +1,15 @@
 /// What the transfers of one command line share, as curl's share handle: connections (`%{num_connects}` is 1 for
 /// the first URL of a host and 0 after it), cookies (a cookie set by one URL is sent to the next when the cookie
-/// engine is on; the jar holds every transfer's cookies), across `--next` too.
+/// engine is on; the jar holds every transfer's cookies) and TLS sessions (`/api/echo/tls` shows `x-lab-tls-reused`:
+/// with `Connection: close` the second transfer connects again and resumes the first one's session), across `--next` too.
 extension DifferentialRows {
+    static let tlsEcho = "{A}/api/echo/tls"
+    static let closingHTTP1 = ["-s", "--http1.1", "-H", "Connection: close"]
+
     static let sharedState: [DifferentialRow] = [
+        DifferentialRow(arguments: closingHTTP1 + [tlsEcho, tlsEcho]),
+        DifferentialRow(arguments: closingHTTP1 + [tlsEcho, "--next", "{PINS}"] + closingHTTP1 + [tlsEcho]),
+        DifferentialRow(arguments: closingHTTP1 + ["-o", "/dev/null", "{B}/api/echo/tls", tlsEcho]),
         .init("-s", "-w", "%{num_connects} ", "-o", "/dev/null", "-o", "/dev/null", "-o", "/dev/null", echo, echo, echo),
         .init("-s", "-w", "%{num_connects} ", "-o", "/dev/null", "-o", "/dev/null", "{H}/api/echo", "{H}/api/echo"),
         .init("-s", "-w", "%{num_connects} ", "-o", "/dev/null", "-o", "/dev/null", "-o", "/dev/null", echo, "{B}/api/echo", echo),

@@ -40,4 +40,24 @@ import Testing
         let run = try oracle.compare(["--form-string", "k=@not-a-file;type=x", "-F", "a=1", "--form-string", "z=<y", url])
         #expect(run.stdout.contains("\"name\":\"k\"") && run.stdout.contains("\"name\":\"z\""), "\(run.stdout)")
     }
+
+    @Test func theFormEchoListsEveryFileOfAFileList() throws {
+        // A file list is one nested multipart/mixed part: /api/form lists its files, so a dropped one shows.
+        try "two\n".write(toFile: files.path + "/f2.txt", atomically: true, encoding: .utf8)
+        let url = oracle.lab.https("a.test", "/api/form")
+        let three = try oracle.theirs(["-s", "-F", "f=@\(files.path)/f1.txt,\(files.path)/f2.txt;type=text/x,\(files.path)/a file.txt", url])
+        let two = try oracle.theirs(["-s", "-F", "f=@\(files.path)/f1.txt,\(files.path)/f2.txt;type=text/x", url])
+        #expect(three.status == 0 && two.status == 0)
+        func listedFiles(_ run: Run) throws -> [[String: Any]] {
+            let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+            let part = (object?["parts"] as? [[String: Any]])?.first
+            return part?["parts"] as? [[String: Any]] ?? []
+        }
+        let listed = try listedFiles(three)
+        #expect(listed.map { $0["filename"] as? String } == ["f1.txt", "f2.txt", "a file.txt"], "\(three.stdout)")
+        #expect(listed.map { $0["length"] as? Int } == [3, 4, 7])
+        #expect(listed.dropFirst().first?["content_type"] as? String == "text/x")
+        #expect(listed.first?["sha256"] as? String == (try sha256(ofFile: files.path + "/f1.txt")))
+        #expect(try listedFiles(two).count == 2)
+    }
 }

@@ -4,7 +4,7 @@ import Testing
 /// Inputs that are streams, compared with curl 7.88.1 where curl's behaviour is the goal: a bash process
 /// substitution `<(cmd)` for every option that reads a file, a list of files in one `-F` part (the bytes sent,
 /// boundaries aside), and the cases where ipcurl sends what curl cannot (a stdin part to several URLs, a streamed
-/// body replayed after a 307).
+/// or FIFO body replayed after a 307 or 308 and on a retry).
 @Suite struct InputStreamTests: LabSuite {
     let fixture: LabFixture
     let files: TemporaryDirectory
@@ -75,17 +75,54 @@ import Testing
         #expect(text.contains(part.hasPrefix("f=@-") ? "stdin part" : "first file"))
     }
 
-    @Test func aStreamedBodyIsReplayedAfterA307() throws {
+    /// The stream options the replay tests send, each with the echo route that reports its body's digest.
+    private static let streamOptions: [(options: [String], to: String)] = [
+        (["-T", "/dev/stdin"], "/api/echo"), (["-F", "f=@/dev/stdin"], "/api/form"), (["--data-binary", "@/dev/stdin"], "/api/echo"),
+    ]
+
+    @Test(arguments: [307, 308])
+    func aStreamedBodyIsReplayedAfterARedirectThatKeepsTheMethod(code: Int) throws {
         // curl 7.88 cannot rewind a stream (exit 65); ipcurl keeps it as it keeps `-T -` (a listed difference).
         let body = Data("replayed stream".utf8)
         try body.write(to: URL(fileURLWithPath: files.path + "/body"))
         let digest = try sha256(ofFile: files.path + "/body")
-        for options in [["-T", "/dev/stdin"], ["-F", "f=@/dev/stdin"], ["--data-binary", "@/dev/stdin"]] {
-            let to = options[0] == "-F" ? "/api/form" : "/api/echo"
-            let url = lab.https("a.test", "/api/redirect?code=307&to=\(to)")
+        for (options, to) in Self.streamOptions {
+            let url = lab.https("a.test", "/api/redirect?code=\(code)&to=\(to)")
             let ours = try ipcurl(lab.resolverArguments + ["-sS", "-L"] + options + [url], stdin: body)
-            #expect(ours.status == 0, "\(options): \(ours.stderr)")
-            #expect(ours.stdout.contains(digest), "\(options): \(ours.stdout)")
+            #expect(ours.status == 0, "\(code) \(options): \(ours.stderr)")
+            #expect(ours.stdout.contains(digest), "\(code) \(options): \(ours.stdout)")
+        }
+    }
+
+    @Test func aStreamedBodyIsSentAgainOnARetry() throws {
+        // The first attempt gets a 503 and the retry a 200: the trace shows the whole body sent by both.
+        let body = "retried stream body"
+        for (options, _) in Self.streamOptions {
+            let key = "stream-retry-\(UInt64.random(in: 0...UInt64.max))"
+            let trace = files.path + "/retry-\(key).trace"
+            let ours = try ipcurl(lab.resolverArguments + ["-sS", "--http1.1", "--retry", "1", "--trace", trace] + options
+                                  + [lab.api("a.test", "flaky?key=\(key)&fails=1&code=503")], stdin: Data(body.utf8))
+            #expect(ours.status == 0 && ours.stdout == "failure 1\nok after 1 failures\n", "\(options): \(ours.stderr)")
+            #expect(try lab.hits(key) == 2)
+            let sent = String(decoding: try Self.sentData(trace), as: UTF8.self)
+            #expect(sent.components(separatedBy: body).count - 1 == 2, "\(options): the body, sent twice: \(sent)")
+        }
+    }
+
+    @Test func aFIFOBodyIsReplayedAfterA307() throws {
+        // A FIFO can be read once: the body a 307 sends again is the copy ipcurl kept (or read up front).
+        try "fifo body\n".write(toFile: files.path + "/fifo-body", atomically: true, encoding: .utf8)
+        try "fifo body".write(toFile: files.path + "/fifo-data", atomically: true, encoding: .utf8)  // -d drops the line end
+        for (option, to) in [("-T", "/api/echo"), ("--data-binary", "/api/echo"), ("-d", "/api/echo"), ("-F", "/api/form")] {
+            let digest = try sha256(ofFile: files.path + (option == "-d" ? "/fifo-data" : "/fifo-body"))
+            let fifo = files.path + "/fifo-\(UInt32.random(in: 0...UInt32.max))"
+            let writer = try FIFOWriter(path: fifo)
+            let value = option == "-T" ? fifo : option == "-F" ? "f=@" + fifo : "@" + fifo
+            let url = lab.https("a.test", "/api/redirect?code=307&to=\(to)")
+            let ours = try ipcurl(lab.resolverArguments + ["-sS", "-L", option, value, url])
+            #expect(ours.status == 0, "\(option): \(ours.stderr)")
+            #expect(ours.stdout.contains(digest), "\(option): \(ours.stdout)")
+            withExtendedLifetime(writer) {}
         }
     }
 

@@ -2,7 +2,9 @@ import Foundation
 import Testing
 
 /// The share of one command line where ipcurl's rules go beyond curl's: a pooled connection is reused only for a
-/// name pinned to its address, and `-Z` transfers (threads of their own) still write one jar with every cookie.
+/// name pinned to its address, and `-Z` transfers (threads of their own) still write one jar with every cookie and
+/// resume each other's TLS sessions. The lab's `/api/echo/tls` shows whether nginx resumed the client's session
+/// (`x-lab-tls-reused`: `r`) or made a full handshake (`.`).
 @Suite struct SharedStateTests: LabSuite {
     let fixture: LabFixture
     init() throws { fixture = try LabFixture() }
@@ -63,5 +65,39 @@ import Testing
         // reuse; listed in docs/differences.md).
         let result = try oracle.ours(["-sZ", "-w", "%{num_connects}\\n", "-o", "/dev/null", "-o", "/dev/null", url, url])
         #expect(result.stdout == "1\n1\n")
+    }
+
+    /// The `x-lab-tls-reused` value of each echo in `text` (one per transfer, in order).
+    private func tlsReuse(_ text: String) throws -> [String] {
+        try text.components(separatedBy: "}{").map { piece in
+            let json = (piece.hasPrefix("{") ? "" : "{") + piece + (piece.hasSuffix("}") ? "" : "}")
+            return try Echo(json).headers["x-lab-tls-reused"] ?? "absent"
+        }
+    }
+
+    @Test func aNewConnectionOfTheCommandResumesTheTLSSession() throws {
+        // Connection: close makes every transfer connect; the share's session cache lets the second one resume.
+        let tls = lab.https("a.test", "/api/echo/tls")
+        let closing = ["-s", "--http1.1", "-H", "Connection: close"]
+        let serial = try oracle.ours(closing + [tls, tls])
+        #expect(serial.status == 0, "\(serial.stderr)")
+        #expect(try tlsReuse(serial.stdout) == [".", "r"], "\(serial.stdout)")
+        let next = try oracle.ours(closing + [tls, "--next", "--doh", lab.dohURL, "--cacert", lab.ca] + closing + [tls])
+        #expect(try tlsReuse(next.stdout) == [".", "r"], "across --next: \(next.stdout)")
+        let curls = try oracle.theirs(closing + [tls, tls])
+        #expect(try tlsReuse(curls.stdout) == [".", "r"], "curl 7.88.1 resumes too: \(curls.stdout)")
+    }
+
+    @Test func parallelTransfersResumeEachOthersTLSSessions() throws {
+        // At most two at once, each on a connection of its own: every later transfer starts after one has ended, with
+        // a session in the shared cache. libcurl 7.88 at times makes a full handshake all the same (curl's
+        // -Z does too), so the test asks for one resumption among the four later transfers, not for four.
+        let files = try TemporaryDirectory()
+        let result = try oracle.ours(["-sZ", "--parallel-max", "2", "--http1.1", "-o", files.path + "/t#1",
+                                      lab.https("a.test", "/api/echo/tls?[1-6]")])
+        #expect(result.status == 0, "\(result.stderr)")
+        let seen = try (1...6).flatMap { try tlsReuse(String(contentsOfFile: files.path + "/t\($0)", encoding: .utf8)) }
+        #expect(seen.allSatisfy { $0 == "." || $0 == "r" } && seen.contains("."), "\(seen)")
+        #expect(seen.dropFirst(2).contains("r"), "a later transfer resumes an earlier one's session: \(seen)")
     }
 }
