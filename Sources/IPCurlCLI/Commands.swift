@@ -29,9 +29,10 @@ public enum Commands {
         return finish(completion, diagnostics)
     }
 
-    /// The `ipcurl-exporter` program's command line: `ipcurl exporter`'s, parsed and answered the same way.
+    /// The `ipcurl-exporter` program's command line: `ipcurl exporter`'s, parsed and answered the same way, its lines
+    /// starting `ipcurl:` as those of `ipcurl exporter`.
     static func runExporter(_ arguments: [String]) -> Int32 {
-        let diagnostics = Diagnostics(program: ExporterProgram.name)
+        let diagnostics = Diagnostics(program: "ipcurl")
         return finish(execute(ExporterCommand.self, arguments, argvIndex: 1, diagnostics), diagnostics)
     }
 

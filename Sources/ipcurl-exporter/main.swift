@@ -11,6 +11,7 @@ import IPCurlCore
 // `ipcurl` program never loads them.
 ExporterEntry.main { launch, diagnostics in
     let log = ServerLog(level: launch.logLevel, format: launch.logFormat)
+    for warning in launch.warnings { log.warn(warning) }
     // The server's threads inherit this mask; the signals are taken by `sigwait` below, on this thread alone.
     var signals = sigset_t()
     sigemptyset(&signals)

@@ -189,12 +189,14 @@ extension ExporterConfigTests {
 
     @Test func aPreferredIPProtocolOtherThanIP6IsIP4AsInBlackbox() throws {
         let config = try Self.decode(Self.inHTTP("preferred_ip_protocol: ipv4"))
-        #expect(config.modules["m"]?.http?.preferredIPProtocol == .ip4)
+        #expect(config.modules["m"]?.http?.preferredIPProtocol == .ip4 && config.modules["m"]?.http?.preferredIPProtocolGiven == true)
         #expect(config.warnings == [
             #"bb.yml:5:30: module "m": "preferred_ip_protocol" is "ipv4", neither ip4 nor ip6: read as ip4, as blackbox_exporter reads it"#,
         ])
         let empty = try Self.decode(Self.inHTTP("preferred_ip_protocol: \"\""))
         #expect(empty.modules["m"]?.http?.preferredIPProtocol == .ip6 && empty.warnings.isEmpty)
+        // Empty is not given: the command line's -4/-6 choose for such a module.
+        #expect(empty.modules["m"]?.http?.preferredIPProtocolGiven == false)
     }
 
     @Test func aFileWithoutModulesLoadsWithAWarning() throws {

@@ -72,6 +72,27 @@ import Testing
         #expect(untrusted.stderr.contains("certificate"), "\(untrusted.stderr)")
     }
 
+    /// `--doh-insecure` and `--doh-cert-status` are the HTTPDNS queries' own trust for a vendor provider too (the
+    /// fixture's Alibaba Cloud TLS listeners), the request staying verified: a server whose certificate names another
+    /// host is asked under `--doh-insecure`, and a server without OCSP stapling is refused under `--doh-cert-status`.
+    @Test func theQueriesOwnTrustOptionsApplyToAVendorsTLSQueries() throws {
+        let ip = try lab.value("LAB_HTTPDNS_IP")
+        let aliyun = ["--aliyun", try lab.value("LAB_ALIYUN_ACCOUNT"), "--no-fallback", "--cacert", lab.ca, "-sS", "-o", "/dev/null",
+                      "-w", "%{http_code} %{dns_source}"]
+        let otherName = ["--httpdns-server", "https://\(ip):\(try lab.value("LAB_HTTPDNS_TLS_PORT"))"]
+        let refused = try ipcurl(aliyun + otherName + [lab.https("a.test")])
+        #expect(refused.status == 6 && refused.stderr.contains("no alternative certificate subject name"), "\(refused.stderr)")
+        let skipped = try ipcurl(aliyun + otherName + ["--doh-insecure", lab.https("a.test")])
+        #expect(skipped.status == 0 && skipped.stdout == "200 aliyun", "\(skipped.stdout) \(skipped.stderr)")
+        let stillVerified = try ipcurl(aliyun + otherName + ["--doh-insecure", lab.https("wrong.test")])
+        #expect(stillVerified.status == 60, "--doh-insecure never reaches the request: \(stillVerified.stderr)")
+        let rightName = ["--httpdns-server", "https://\(ip):\(try lab.value("LAB_HTTPDNS_ALIYUN_TLS_PORT"))"]
+        let plain = try ipcurl(aliyun + rightName + [lab.https("a.test")])
+        #expect(plain.status == 0 && plain.stdout == "200 aliyun", "\(plain.stderr)")
+        let stapled = try ipcurl(aliyun + rightName + ["--doh-cert-status", lab.https("a.test")])
+        #expect(stapled.status == 6 && stapled.stderr.contains("No OCSP response received"), "\(stapled.stderr)")
+    }
+
     @Test func resolverCommandAnswersARequest() throws {
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("ipcurl-resolver-\(getpid()).sh").path
         try "#!/bin/sh\n[ $# -eq 2 ] || exit 9\necho \"$1:$2:127.0.0.2\"\n".write(toFile: script, atomically: true, encoding: .utf8)

@@ -18,7 +18,7 @@ struct OutputOptions: Sendable {
     var outputDirectory: String?
     var remoteHeaderName = false
     var resume: FetchRequest.ResumePoint?
-    var remoteTime = false, clobber = true, extendedAttributes = false
+    var remoteTime = false, clobber = true, extendedAttributes = false, removeOnError = false
 
     static let output = OptionCategory("output", "Where the response goes and what is shown")
 
@@ -43,7 +43,9 @@ struct OutputOptions: Sendable {
         OptionRow("clobber", nil, .boolean, "", output,
                   "Replace existing -o files (the default); --no-clobber writes NAME.1 ... NAME.99 instead") { $0.clobber = $1.isOn },
         OptionRow("remove-on-error", nil, .boolean, "", output,
-                  "Leave no partial -o file on an error: ipcurl never does, so this is accepted for curl scripts") { _, _ in },
+                  "On an error, remove the -o file, a -C download's too (no other failure leaves a partial file)") {
+            $0.removeOnError = $1.isOn
+        },
         OptionRow("xattr", nil, .boolean, "", output, "Store the URL and the content type in the -o file's extended attributes") {
             $0.extendedAttributes = $1.isOn
         },
@@ -117,6 +119,7 @@ struct OutputOptions: Sendable {
         request.template.tuning.asksFileTime = remoteTime || head
         request.replacesFiles = clobber
         request.extendedAttributes = extendedAttributes
+        request.removesOnError = removeOnError
         request.remoteHeaderName = remoteHeaderName
         request.resume = resume
         request.head = head

@@ -59,9 +59,9 @@ struct ExporterCommand: Subcommand {
         row.lifted({ try $1(&$0.resolver) }) { command, argument in command.resolverArguments.append((row.long, argument)) }
     }
 
-    /// The exporter takes no arguments but its options.
+    /// The exporter takes no arguments but its options (the parser adds the hint to `ipcurl help exporter`).
     mutating func take(_ argument: String) throws {
-        throw OptionError("\(Printable.quoted(String(argument.prefix(40)))): ipcurl exporter takes no arguments (see 'ipcurl help exporter')")
+        throw OptionError("\(Printable.quoted(String(argument.prefix(40)))): ipcurl exporter takes no arguments")
     }
 
     /// What runs the exporter once the options are checked: set by the `ipcurl-exporter` program; in `ipcurl` it is

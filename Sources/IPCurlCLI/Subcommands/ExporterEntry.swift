@@ -18,6 +18,8 @@ public enum ExporterEntry {
         public let configFile: String
         /// `--log.level` and `--log.format`.
         public let logLevel: String, logFormat: String
+        /// The configuration's warnings (keys ignored, modules of other probers), for the server's log.
+        public let warnings: [String]
         /// The endpoints, with the configuration's modules.
         public let service: ExporterService
         /// Reads the configuration again (`/-/reload`, SIGHUP): the warnings, or the reason it cannot be used.
@@ -54,15 +56,16 @@ public enum ExporterEntry {
             case .success(let value): first = value
             case .failure(let error): return .refused(error)
             }
-            for warning in first.warnings { diagnostics.warning(warning) }
             if command.configCheck {
+                for warning in first.warnings { diagnostics.warning(warning) }
                 diagnostics.emit(.note, "config file \(configFile) is valid (\(first.modules.count) modules)")
                 return .success
             }
             let service = ExporterService(modules: first.modules, resolver: settings, transport: transport,
                                           timeoutOffsetSeconds: command.timeoutOffset)
             let launch = Launch(listenAddress: command.listenAddress, webConfigFile: command.webConfigFile, configFile: configFile,
-                                logLevel: command.logLevel, logFormat: command.logFormat, service: service) {
+                                logLevel: command.logLevel, logFormat: command.logFormat, warnings: first.warnings,
+                                service: service) {
                 switch ExporterModules.load(configFile, commandLine: arguments) {
                 case .success(let value):
                     service.replace(modules: value.modules)

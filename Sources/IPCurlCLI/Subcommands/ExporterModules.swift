@@ -7,8 +7,13 @@ import OptionTable
 /// trust (it may name CA, certificate and key files and resolver secrets, as blackbox's may), each module turned
 /// into what ``ExporterService`` runs. A module's `httpdns:` keys are the resolver options' long names, applied
 /// after the command line's, so they override it for that module; a provider chosen there replaces the command
-/// line's.
+/// line's. A module's `preferred_ip_protocol` wins over the command line's `-4`/`-6`: such a module resolves both
+/// families and its preference and `ip_protocol_fallback` choose; a module that gives none prefers the family
+/// `-4`/`-6` name (IPv6, blackbox's default, with neither).
 enum ExporterModules {
+    /// The resolver options that restrict the address families.
+    static let familyOptions: Set = ["ipv4", "ipv6"]
+
     /// The modules of `path` and the warnings to tell (keys blackbox knows that ipcurl does not implement, modules
     /// of other probers), or the one-line reason the file cannot be used (`FILE:LINE:COL: …`).
     static func load(_ path: String, commandLine: [(long: String, argument: OptionArgument)])
@@ -25,8 +30,15 @@ enum ExporterModules {
             if let http = module.http {
                 do throws(CurlError) {
                     service.http = try settings(http)
-                    if let block = http.httpdns, !block.resolverArguments.isEmpty {
-                        service.resolver = try resolver(block.resolverArguments, path: path, commandLine: commandLine)
+                    let block = http.httpdns?.resolverArguments ?? []
+                    let narrowed = commandLine.contains { familyOptions.contains($0.long) }
+                    if !block.isEmpty || (http.preferredIPProtocolGiven && narrowed) {
+                        let replayed = http.preferredIPProtocolGiven ? commandLine.filter { !familyOptions.contains($0.long) } : commandLine
+                        service.resolver = try resolver(block, path: path, commandLine: replayed)
+                    }
+                    if !http.preferredIPProtocolGiven {
+                        let families = service.resolver?.families ?? family(of: commandLine)
+                        service.http.preferredFamily = families == .v4Only ? .v4 : .v6
                     }
                 } catch {
                     return .failure(.usage("\(path): module \(Printable.quoted(name)): \(error.message)"))
@@ -36,6 +48,15 @@ enum ExporterModules {
             modules[name] = service
         }
         return .success((modules, config.warnings))
+    }
+
+    /// The families the command line's `-4`/`-6` allow (the last one wins), as ``PolicyOptions`` reads them.
+    static func family(of commandLine: [(long: String, argument: OptionArgument)]) -> AddressFamilies {
+        switch commandLine.last(where: { familyOptions.contains($0.long) })?.long {
+        case "ipv4": .v4Only
+        case "ipv6": .v6Only
+        default: .both
+        }
     }
 
     /// The probe settings of a module's `http:` block; a `basic_auth.password_file` is read here (a secret file,

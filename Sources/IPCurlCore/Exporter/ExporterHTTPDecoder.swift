@@ -24,7 +24,9 @@ extension ExporterConfigDecoder {
             case "tls_config": probe.tls = try tls(value)
             case "basic_auth": probe.basicAuth = try basicAuth(value)
             case "bearer_token": probe.bearerToken = try optionalString(value, key: key)
-            case "preferred_ip_protocol": probe.preferredIPProtocol = try ipProtocol(value, module: name)
+            case "preferred_ip_protocol":
+                let given = try ipProtocol(value, module: name)
+                (probe.preferredIPProtocol, probe.preferredIPProtocolGiven) = (given ?? .ip6, given != nil)
             case "ip_protocol_fallback": probe.ipProtocolFallback = try optionalBool(value, key: key) ?? true
             case "httpdns": probe.httpdns = try httpdns(value)
             default: try ignored(entry, module: name)
@@ -134,9 +136,11 @@ extension ExporterConfigDecoder {
         }
     }
 
-    /// `ip4` or `ip6`; like blackbox, anything but `ip6` or nothing is ip4, with a warning.
-    private mutating func ipProtocol(_ node: YAMLNode, module name: String) throws(TargetsFileError) -> ProbeIPProtocol {
-        guard let text = try optionalString(node, key: "preferred_ip_protocol"), text != "ip6" else { return .ip6 }
+    /// `ip4` or `ip6`; like blackbox, anything but `ip6` or nothing is ip4, with a warning. `nil` for nothing (null or
+    /// empty), which blackbox reads as its default, ip6.
+    private mutating func ipProtocol(_ node: YAMLNode, module name: String) throws(TargetsFileError) -> ProbeIPProtocol? {
+        guard let text = try optionalString(node, key: "preferred_ip_protocol") else { return nil }
+        guard text != "ip6" else { return .ip6 }
         if text != "ip4" {
             warn(node, "module \"\(name)\": \"preferred_ip_protocol\" is \"\(text)\", neither ip4 nor ip6: read as ip4, "
                  + "as blackbox_exporter reads it")

@@ -53,6 +53,9 @@ public struct HTTPProbeModule: Sendable {
     /// `preferred_ip_protocol`: ip6 by default, as in blackbox (CONFIGURATION.md; `chooseProtocol` in
     /// `prober/utils.go`, which reads anything but `ip6` or nothing as ip4).
     public var preferredIPProtocol = ProbeIPProtocol.ip6
+    /// Whether the module gives `preferred_ip_protocol` (not null, not empty): then its preference wins over the
+    /// command line's `-4`/`-6`, which otherwise choose the preferred family.
+    public var preferredIPProtocolGiven = false
     /// `ip_protocol_fallback`: true by default (`DefaultHTTPProbe`).
     public var ipProtocolFallback = true
     /// ipcurl's `httpdns:` block, when given.

@@ -104,7 +104,7 @@ public final class ExporterService: @unchecked Sendable {
             request.hostname = hostname
         }
         if let text = parameter("ip"), !text.isEmpty {
-            guard let address = IPAddress(text), address.isUsable() else {
+            guard let address = Self.address(text), address.isUsable() else {
                 return Self.error(400, "ip parameter \(Self.goQuoted(text)) is not a usable IP address")
             }
             request.address = address
@@ -127,6 +127,14 @@ public final class ExporterService: @unchecked Sendable {
             return Response(status: 200, contentType: "text/plain", body: text)
         }
         return Response(status: 200, contentType: Self.metricsType, body: outcome.registry.text)
+    }
+
+    /// The address `ip=` gives: an IP address, or an IPv6 one in brackets (`[::1]`, what Prometheus' relabelling of
+    /// a `[::1]:PORT` target leaves).
+    static func address(_ text: String) -> IPAddress? {
+        guard text.hasPrefix("["), text.hasSuffix("]") else { return IPAddress(text) }
+        guard let inner = IPAddress(String(text.dropFirst().dropLast())), inner.family == .v6 else { return nil }
+        return inner
     }
 
     /// A request refused before any probe, as its response.

@@ -89,6 +89,8 @@ final class FetchRun {
     var lastHandle: EasyHandle?
     /// `--etag-save`'s file, open from the start as curl's.
     var etags: ETagFile?
+    /// `-C -`: the output file's size when the transfer began (curl opens a file it resumes past 0 before the transfer).
+    let resumeSizeAtStart: Int64
     /// The redirect URL refused for its scheme (ipcurl's own rule, `--proto`, `--proto-redir`) or its user name
     /// (`--disallow-username-in-url`), ending the chain.
     var refusedRedirect: String?
@@ -102,6 +104,7 @@ final class FetchRun {
         output = OutputFile(path: request.outputPath, createDirectories: request.createDirectories,
                             appends: request.resume != nil && request.outputPath.map { $0 != "-" } == true)
         output.keepsExisting = !request.replacesFiles
+        resumeSizeAtStart = request.resume == .automatic ? request.outputPath.map(OutputFile.currentSize(of:)) ?? 0 : 0
         headerDump = request.headerDumpPath.map { OutputFile(path: $0, createDirectories: request.createDirectories) }
         meter = request.showsProgress ? ProgressMeter(colour: session.diagnostics.colour) : nil
         if request.outputPath != nil || request.headerDumpPath != nil { SignalCleanup.install() }
@@ -154,7 +157,8 @@ final class FetchRun {
         }
     }
 
-    /// Commits `-o` on success (and for `--fail-with-body`), drops it otherwise; `-D` is always kept.
+    /// Commits `-o` on success (and for `--fail-with-body`, unless `--remove-on-error`), drops it otherwise; `-D` is
+    /// always kept.
     private func finish(_ failure: CurlError?) -> CurlError? {
         meter?.finish()
         var result = failure
@@ -162,16 +166,35 @@ final class FetchRun {
         if let headerDump {
             do throws(CurlError) { try headerDump.commit() } catch { result = result ?? error }
         }
-        if failure == nil || (request.template.fail == .failWithBody && failure == CurlError.httpReturnedError) {
+        let keepsErrorBody = request.template.fail == .failWithBody && failure == CurlError.httpReturnedError && !request.removesOnError
+        if failure == nil || keepsErrorBody {
             do throws(CurlError) { try output.commit() } catch { result = result ?? error }
         } else {
             output.discard()
+            if request.removesOnError { removeOutput() }
         }
         if result == nil, let handle = lastHandle, !output.name.isEmpty {
             if request.remoteTime { FileStamps.setModificationTime(handle.fileTime, of: output.name, diagnostics) }
             if request.extendedAttributes { FileStamps.setAttributes(of: output.name, from: handle, url: request.url, diagnostics) }
         }
         return result
+    }
+
+    /// `--remove-on-error`: the file the failed transfer wrote in place goes, as curl's does, with curl 7.88's note
+    /// under `-v`. Only a regular file: curl 7.88 unlinks whatever the name holds (`/dev/null` too, as root); ipcurl
+    /// keeps it and warns in the words of later curls.
+    private func removeOutput() {
+        let resumed = switch request.resume {
+        case .offset(let offset)?: offset > 0
+        case .automatic?: resumeSizeAtStart > 0
+        case nil: false
+        }
+        switch output.removeAfterFailure(resumed: resumed) {
+        case .removed(let path)?: diagnostics.trace("Note: Removing output file: \(path)\n")
+        case .notRegular(let path)?: diagnostics.warning("Skipping removal; not a regular file: \(path)")
+        case .failed(let path)?: diagnostics.warning("Failed removing: \(path)")
+        case nil: break
+        }
     }
 
     /// One attempt: the first URL, then every redirect `-L` allows, each hop resolved on its own.

@@ -35,6 +35,9 @@ public struct FetchRequest: Sendable {
     public var replacesFiles = true
     /// `--xattr`: the output file's `user.xdg.origin.url`, `user.xdg.referrer.url` and `user.mime_type`.
     public var extendedAttributes = false
+    /// `--remove-on-error`: a failed transfer leaves no output file, not even one it wrote in place (`-C`), nor the
+    /// body of a `--fail-with-body` error.
+    public var removesOnError = false
     /// `--etag-save`: where each response's ETag is written, one per line (`-` is stdout).
     public var etagSavePath: String?
     /// `-D/--dump-header`: a file (or `-`) that receives every response's headers.

@@ -51,6 +51,9 @@ final class OutputFile {
     /// The temporary file could not be made: bytes go straight into the target (opened, truncated, on the first
     /// byte, and again on a retry).
     private var writesDirectly = false
+    /// Whether the named file itself was opened for writing (`-C`, a file that is not regular, no temporary file
+    /// possible): what a failed transfer wrote stays there.
+    private var openedInPlace = false
 
     /// `nil` or `-` is stdout.
     /// `appends`: `-C` resumes into the file itself, appending (as curl does), so no temporary file is used.
@@ -206,6 +209,28 @@ final class OutputFile {
         if path != nil { writer = nil }
     }
 
+    /// What ``removeAfterFailure(resumed:)`` did.
+    enum Removal: Equatable {
+        /// The file was removed.
+        case removed(String)
+        /// The file is not a regular file and stays.
+        case notRegular(String)
+        /// `unlink` failed.
+        case failed(String)
+    }
+
+    /// `--remove-on-error` after a failed transfer (and ``discard()``), as curl 7.88 removes the file it opened: the
+    /// named file, when this output opened it in place or `resumed` (`-C` at an offset past 0, which curl opens
+    /// before the transfer). A file that is not regular stays. `nil` when there was nothing to remove; a replacement's
+    /// temporary file is gone with ``discard()`` already.
+    func removeAfterFailure(resumed: Bool) -> Removal? {
+        guard let path, openedInPlace || (appends && resumed) else { return nil }
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return .notRegular(path) }
+        return unlink(path) == 0 ? .removed(path) : .failed(path)
+    }
+
     /// `path`, or when something is there `path.1` ... `path.99`, the first name nothing holds; `nil` when all do.
     private static func firstFreeName(_ path: String) -> String? {
         var info = stat()
@@ -267,6 +292,7 @@ final class OutputFile {
                 }
             }
         }
+        openedInPlace = descriptor >= 0 && temporary == nil
         guard descriptor >= 0 else {
             failure = failure ?? (refusesExisting && errno == EEXIST ? refusal
                 : CurlError.writeError.with(message: "Failed to open the file \(Printable.escaped(path)): \(String(cString: strerror(errno)))"))

@@ -189,4 +189,72 @@ import Testing
         let result = try ipcurl(["-sS", "-4", "--no-fallback"] + lab.resolverArguments + [lab.https("v6.test")])
         #expect(result.status == 6 && result.stderr.contains("no A records") && !result.stderr.contains("AAAA"), "\(result.stderr)")
     }
+
+    /// `--remove-on-error` removes the file a failed transfer wrote, as curl 7.88 does: a `-C` resume into a seeded
+    /// file that runs out of time (28) or finds no byte ranges (33), and a `--fail-with-body` error body (22). Without
+    /// the option the resumed file stays, with both tools. curl never runs here on a name that is not a regular file.
+    @Test func removeOnErrorRemovesTheFileOfAFailedTransfer() throws {
+        let scratch = try TemporaryDirectory()
+        let seed = Data(repeating: 0x61, count: 1000)
+        let cases: [(options: [String], url: String, status: Int32)] = [
+            (["-C", "-", "-m", "0.5", "--limit-rate", "200k"], lab.https("a.test", "/files/big.bin"), 28),
+            (["-C", "-"], lab.api("a.test", "drip?bytes=3000&chunk=1000&ms=10"), 33),
+            (["--fail-with-body"], lab.api("a.test", "status?code=404"), 22),
+        ]
+        for (index, given) in cases.enumerated() {
+            for (tool, removes) in [("ipcurl", true), ("curl", true), ("ipcurl", false), ("curl", false)] {
+                let path = scratch.path + "/\(tool)-\(index)-\(removes)"
+                if given.options.contains("-C") { try seed.write(to: URL(fileURLWithPath: path)) }
+                let arguments = ["-sS"] + given.options + (removes ? ["--remove-on-error"] : []) + ["-o", path, given.url]
+                let result = tool == "ipcurl" ? try oracle.ours(arguments) : try oracle.theirs(arguments)
+                #expect(result.status == given.status, "\(tool) \(arguments): \(result.stderr)")
+                let left = FileManager.default.fileExists(atPath: path)
+                if removes {
+                    #expect(!left, "\(tool) \(arguments) left the file")
+                } else if given.options.contains("-C") {
+                    #expect(left, "\(tool) \(arguments) removed the file")
+                }
+            }
+        }
+        // Only a regular file goes (curl 7.88 unlinks anything, /dev/null included): a link to /dev/null stays, warned.
+        let link = scratch.path + "/null"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/null")
+        let kept = try oracle.ours(["-S", "-C", "-", "-m", "0.3", "--remove-on-error", "-o", link,
+                                    lab.api("a.test", "drip?bytes=3000&chunk=100&ms=100")])
+        #expect(kept.status == 28 && (try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == "/dev/null", "\(kept.stderr)")
+        #expect(kept.stderr.contains("ipcurl: warning: Skipping removal; not a regular file: \(link)\n"), "\(kept.stderr)")
+    }
+
+    static let strace = "/usr/bin/strace"
+    static let inCI = ProcessInfo.processInfo.environment["CI"] == "true"
+
+    /// `--tcp-fastopen` and `--keepalive-time` reach libcurl, whose effect loopback cannot show otherwise: the socket
+    /// options each tool sets, read with strace, are the same (TCP_FASTOPEN_CONNECT, SO_KEEPALIVE, TCP_KEEPIDLE and
+    /// TCP_KEEPINTVL of 7 s), and so is the exit code. Skipped without strace, except under `CI=true`, where it fails.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: strace) || inCI, "needs strace"))
+    func fastOpenAndKeepaliveReachTheSocket() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.strace), "needs \(Self.strace)")
+        let scratch = try TemporaryDirectory()
+        let options = ["-sS", "-o", "/dev/null", "--resolve", "a.test:\(lab.httpsPort):\(lab.ip)", "--cacert", lab.ca,
+                       "--tcp-fastopen", "--keepalive-time", "7", lab.api("a.test", "echo")]
+        let watched = ["TCP_FASTOPEN_CONNECT", "SO_KEEPALIVE", "TCP_KEEPIDLE", "TCP_KEEPINTVL"]
+        func socketOptions(_ name: String, _ command: [String]) throws -> (status: Int32, calls: [String]) {
+            let trace = scratch.path + "/" + name
+            var environment = CurlOracle.environment()
+            environment["IPCURL_CACHE_DIR"] = scratch.path + "/cache"
+            environment.removeValue(forKey: "IPCURL_DNS")
+            let result = try run(Self.strace, ["-f", "-e", "trace=setsockopt", "-o", trace] + command, environment: environment)
+            let calls = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").compactMap { line -> String? in
+                guard let call = line.firstMatch(of: #/setsockopt\(\d+, (\w+), (\w+), \[(\d+)\]/#),
+                      watched.contains(String(call.output.2)) else { return nil }
+                return "\(call.output.1) \(call.output.2) \(call.output.3)"
+            }
+            return (result.status, calls)
+        }
+        let curls = try socketOptions("curl", ["/usr/bin/curl"] + options)
+        let ours = try socketOptions("ipcurl", [ipcurlBinary(), "--no-fallback", "--doh", lab.dohURL] + options)
+        #expect(curls.status == 0 && curls.calls.contains("SOL_TCP TCP_FASTOPEN_CONNECT 1")
+                && curls.calls.contains("SOL_TCP TCP_KEEPIDLE 7") && curls.calls.contains("SOL_TCP TCP_KEEPINTVL 7"), "\(curls)")
+        #expect(ours.status == curls.status && ours.calls == curls.calls, "ipcurl \(ours), curl \(curls)")
+    }
 }

@@ -18,6 +18,7 @@ extension DifferentialRows {
         ["--parallel-immediate", "-Z"], ["-#"], ["--progress-bar"], ["--remove-on-error"],
         ["--rate", "100/s", "{A}/api/echo?1", "{A}/api/echo?2"], ["--rate", "1/q"], ["--rate", "0"], ["--rate", "x/s"],
         ["-Y", "x"], ["--keepalive-time", "-1"], ["--expect100-timeout", "x"],
+        ["--haproxy-protocol", "-w", "%{http_code}"], ["--haproxy-protocol", "-w", "%{http_code}", "{H}/api/echo"],
     ].map { DifferentialRow(arguments: ["-s"] + $0 + ($0.contains { $0.hasPrefix("{") } ? [] : [echo])) }
 
     /// `-z`, `--etag-compare`, `--etag-save`.

@@ -39,8 +39,8 @@ final class RunningPrometheus: @unchecked Sendable {
 
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
-    /// The instant vector of `query` from the query API, as each series' `instance` label and value.
-    func query(_ query: String) throws -> [String: String] {
+    /// The instant vector of `query` from the query API, as each series' `label` (`instance` unless told) and value.
+    func query(_ query: String, by label: String = "instance") throws -> [String: String] {
         let url = "http://127.0.0.1:\(port)/api/v1/query?query=" + ExporterServerTests.encoded(query)
         let answer = try run("/usr/bin/curl", ["-sS", "--noproxy", "*", url]).stdout
         guard let object = try? JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any],
@@ -50,7 +50,7 @@ final class RunningPrometheus: @unchecked Sendable {
         }
         var series: [String: String] = [:]
         for entry in result {
-            guard let instance = (entry["metric"] as? [String: String])?["instance"],
+            guard let instance = (entry["metric"] as? [String: String])?[label],
                   let value = (entry["value"] as? [Any])?.last as? String else { continue }
             series[instance] = value
         }
@@ -144,5 +144,45 @@ final class RunningPrometheus: @unchecked Sendable {
             let lint = try run("/usr/bin/promtool", ["check", "metrics"], stdin: Data(text.utf8))
             #expect(lint.status == 0, "promtool check metrics on \(name): \(lint.stdout)\(lint.stderr)\n\(text)")
         }
+    }
+
+    /// The `&ip=` fan-out of docs/exporter.md, its relabel rules read from the page: each address `dns_sd_configs`
+    /// lists (`127.0.0.2:PORT` and `[::1]:PORT`) is probed as its own series. The addresses are given as static
+    /// targets with the `__meta_dns_name` label dns_sd sets, since Prometheus asks the system's DNS on port 53, which
+    /// the lab does not serve.
+    @Test func prometheusFansOutEveryAddressWithTheDocumentedRelabelling() throws {
+        let docs = try String(contentsOfFile: Lab.repoRoot + "/docs/exporter.md", encoding: .utf8)
+        let block = try #require(docs.components(separatedBy: "```yaml\n").first { $0.contains("dns_sd_configs:") })
+        let rules = block.prefix { $0 != "`" }.split(separator: "\n").drop { !$0.hasSuffix("relabel_configs:") }.dropFirst()
+        let documentedTarget = "\"https://${1}/health\""
+        #expect(rules.count >= 4 && rules.joined().contains(documentedTarget) && rules.joined().contains("127.0.0.1:9115"), "\(block)")
+        let exporter = try exporter()
+        let relabelling = rules.map {
+            $0.replacingOccurrences(of: documentedTarget, with: "\"https://${1}:\(lab.httpsPort)/\"")
+                .replacingOccurrences(of: "127.0.0.1:9115", with: "127.0.0.1:\(exporter.port)")
+        }
+        let prometheus = try RunningPrometheus(config: """
+            global: { scrape_interval: 2s, scrape_timeout: 2s }
+            scrape_configs:
+              - job_name: every-address
+                metrics_path: /probe
+                params: { module: [http_2xx] }
+                static_configs:
+                  - targets: ["\(lab.ip):\(lab.httpsPort)", "[::1]:\(lab.httpsPort)"]
+                    labels: { __meta_dns_name: a.test }
+                relabel_configs:
+            \(relabelling.joined(separator: "\n"))
+            """)
+        defer {
+            kill(prometheus.process.processIdentifier, SIGTERM)
+            prometheus.process.waitUntilExit()
+        }
+        var success: [String: String] = [:]
+        for _ in 0..<150 where success.count < 2 {
+            success = try prometheus.query("probe_success", by: "ip")
+            if success.count < 2 { usleep(200_000) }
+        }
+        #expect(success == [lab.ip: "1", "::1": "1"], "\(success)\n\(prometheus.targets)\n\(prometheus.log)")
+        #expect(try prometheus.query("probe_ip_protocol", by: "ip") == [lab.ip: "4", "::1": "6"], "\(prometheus.targets)")
     }
 }

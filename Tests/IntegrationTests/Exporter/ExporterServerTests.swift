@@ -12,13 +12,15 @@ final class RunningExporter: @unchecked Sendable {
     let config: String
     private let errors = Pipe()
 
-    /// Starts the exporter with `config` as its configuration file and `arguments` after it.
-    init(config text: String, arguments: [String] = []) throws {
+    /// Starts the exporter with `config` as its configuration file and `arguments` after it. It tells its port in its
+    /// log; with a `port` given (a log that says nothing at `--log.level error`), it listens there and is ready once
+    /// `/-/healthy` answers, and ``startLog`` is empty.
+    init(config text: String, arguments: [String] = [], port given: Int? = nil) throws {
         scratch = try TemporaryDirectory()
         config = scratch.path + "/blackbox.yml"
         try text.write(toFile: config, atomically: true, encoding: .utf8)
         process.executableURL = URL(fileURLWithPath: ipcurlBinary())
-        process.arguments = ["exporter", "--config.file=" + config, "--web.listen-address", "127.0.0.1:0"] + arguments
+        process.arguments = ["exporter", "--config.file=" + config, "--web.listen-address", "127.0.0.1:\(given ?? 0)"] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["IPCURL_CACHE_DIR"] = scratch.path + "/cache"
         environment.removeValue(forKey: "IPCURL_DNS")
@@ -26,6 +28,15 @@ final class RunningExporter: @unchecked Sendable {
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         try process.run()
+        if let given {
+            port = given
+            startLog = ""
+            for _ in 0..<200 where process.isRunning {
+                if (try? run("/usr/bin/curl", ["-sS", "--noproxy", "*", "http://127.0.0.1:\(given)/-/healthy"]))?.stdout == "Healthy" { return }
+                usleep(25_000)
+            }
+            throw LabError("the exporter did not answer on port \(given)")
+        }
         // The first lines tell the port; give up when the program ends without saying it.
         var seen = ""
         var found: Int?
@@ -61,6 +72,24 @@ final class RunningExporter: @unchecked Sendable {
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
         return process.terminationStatus
+    }
+
+    /// Sends `signal` and returns the exit status if it has exited within `seconds` (the bound the exporter promises),
+    /// else `nil` (it is killed then).
+    func stop(_ signal: Int32, within seconds: Double) -> Int32? {
+        kill(process.processIdentifier, signal)
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while process.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
+        guard !process.isRunning else {
+            _ = stop(SIGKILL)
+            return nil
+        }
+        return process.terminationStatus
+    }
+
+    /// What it wrote on stderr after ``startLog``, read to the end: once it has exited.
+    func laterLog() -> String {
+        String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     }
 
     deinit { if process.isRunning { _ = stop(SIGKILL) } }
@@ -314,7 +343,7 @@ final class RunningExporter: @unchecked Sendable {
         try slow.run()
         defer { if slow.isRunning { slow.terminate() } }
         usleep(300_000)  // the probe has reached the backend
-        #expect(exporter.stop(SIGTERM) == 0)
+        #expect(exporter.stop(SIGTERM, within: 2) == 0, "the exporter had not exited 2 s after SIGTERM")
         // The exporter is gone although the probe had 29 s to go: the scrape ends with it, without the response a
         // stop that waited for the probe would have sent (curl exit 0).
         slow.waitUntilExit()
@@ -373,5 +402,86 @@ final class RunningExporter: @unchecked Sendable {
         #expect(json.stop() == 0)
         let logfmt = try exporter()
         #expect(logfmt.startLog.contains("level=info msg=\"Listening on address\""), "\(logfmt.startLog)")
+    }
+
+    /// A module's `preferred_ip_protocol` wins over the command line's `-4`/`-6` (a.test has 127.0.0.2 and ::1, both
+    /// serving it): the module's resolver asks for both families. A module that gives none prefers the family
+    /// `-4`/`-6` name.
+    @Test func aModulesPreferredProtocolWinsOverTheCommandLinesFamily() throws {
+        let modules = """
+            modules:
+              v4:
+                prober: http
+                http: { preferred_ip_protocol: ip4, tls_config: { ca_file: \(lab.ca) } }
+              v6_only:
+                prober: http
+                http: { preferred_ip_protocol: ip6, ip_protocol_fallback: false, tls_config: { ca_file: \(lab.ca) } }
+              unsaid_only:
+                prober: http
+                http: { ip_protocol_fallback: false, tls_config: { ca_file: \(lab.ca) } }
+            """
+        let target = "&target=" + Self.encoded(lab.https("a.test"))
+        func probe(_ exporter: RunningExporter, _ module: String) throws -> (success: Double?, family: Double?, body: String) {
+            let body = try exporter.get("/probe?module=" + module + target).body
+            return (Self.value("probe_success", in: body), Self.value("probe_ip_protocol", in: body), body)
+        }
+        let resolver = ["--doh", lab.dohURL, "--cacert", lab.ca, "--no-fallback"]
+        let six = try RunningExporter(config: modules, arguments: ["-6"] + resolver)
+        let v4 = try probe(six, "v4")
+        #expect(v4.success == 1 && v4.family == 4, "-6, preferred_ip_protocol: ip4: \(v4.body)")
+        let unsaidUnder6 = try probe(six, "unsaid_only")
+        #expect(unsaidUnder6.success == 1 && unsaidUnder6.family == 6, "\(unsaidUnder6.body)")
+        let four = try RunningExporter(config: modules, arguments: ["-4"] + resolver)
+        let v6 = try probe(four, "v6_only")
+        #expect(v6.success == 1 && v6.family == 6, "-4, preferred_ip_protocol: ip6 without fallback: \(v6.body)")
+        let unsaidUnder4 = try probe(four, "unsaid_only")
+        #expect(unsaidUnder4.success == 1 && unsaidUnder4.family == 4, "-4 is the preferred family: \(unsaidUnder4.body)")
+    }
+
+    /// `ip=[::1]`, what Prometheus' relabelling of `[::1]:PORT` gives, is the address ::1; brackets hold IPv6 only.
+    @Test func aBracketedIPv6AddressIsTheAddress() throws {
+        let exporter = try exporter()
+        let target = "&target=" + Self.encoded(lab.https("a.test"))
+        let probe = try exporter.get("/probe?ip=" + Self.encoded("[::1]") + target)
+        #expect(probe.status == 200 && Self.value("probe_success", in: probe.body) == 1, "\(probe)")
+        #expect(Self.value("probe_ip_protocol", in: probe.body) == 6, "\(probe.body)")
+        for refused in ["[127.0.0.2]", "[::1", "::1]", "[[::1]]"] {
+            #expect(try exporter.get("/probe?ip=" + Self.encoded(refused) + target).status == 400, "\(refused)")
+        }
+    }
+
+    /// The configuration's warnings at start go through the log, as a reload's do: a JSON line under
+    /// `--log.format json`, nothing under `--log.level error`; `--config.check` prints them as ipcurl's warnings.
+    @Test func startUpWarningsGoThroughTheLog() throws {
+        let extra = "  fast:\n    prober: http\n    http: { enable_http2: true }\n"
+        let resolver = ["--doh", lab.dohURL, "--cacert", lab.ca, "--no-fallback"]
+        let json = try RunningExporter(config: config(extra), arguments: ["--log.format", "json"] + resolver)
+        let line = json.startLog.split(separator: "\n").first { $0.contains("enable_http2") } ?? ""
+        let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String]
+        #expect(object?["level"] == "warn" && object?["msg"]?.contains("\"enable_http2\" is not supported") == true, "\(json.startLog)")
+        #expect(!json.startLog.contains("warning:"), "\(json.startLog)")
+        #expect(json.stop() == 0)
+        let quiet = try RunningExporter(config: config(extra), arguments: ["--log.level", "error"] + resolver,
+                                        port: try RoutingOptionTests.freeLocalPort())
+        #expect(quiet.stop() == 0)
+        let log = quiet.laterLog()
+        #expect(log.isEmpty, "--log.level error: \(log)")
+        let checked = try ipcurl(["exporter", "--config.file", json.config, "--config.check"])
+        #expect(checked.status == 0 && checked.stderr.contains("ipcurl: warning: \(json.config):"), "\(checked.stderr)")
+    }
+
+    /// After `ipcurl exporter` hands over to the `ipcurl-exporter` program, its errors still start `ipcurl:`; a stray
+    /// argument's hint is given once.
+    @Test func usageErrorsAreIpcurlsWithOneHint() throws {
+        let scratch = try TemporaryDirectory()
+        let bad = scratch.path + "/bad.yml"
+        try "modules:\n  x:\n    prober: http\n    http: { nonsense: 1 }\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        for extra in [["--web.listen-address", "127.0.0.1:0"], ["--config.check"]] {
+            let refused = try ipcurl(["exporter", "--config.file", bad] + extra)
+            #expect(refused.status == 2 && refused.stderr.hasPrefix("ipcurl: \(bad):4:"), "\(extra): \(refused.stderr)")
+        }
+        let stray = try ipcurl(["exporter", "--config.file", bad, "stray"])
+        #expect(stray.status == 2)
+        #expect(stray.stderr == "ipcurl: 'stray': ipcurl exporter takes no arguments (see 'ipcurl help exporter')\n", "\(stray.stderr)")
     }
 }

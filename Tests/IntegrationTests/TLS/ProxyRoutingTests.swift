@@ -137,4 +137,25 @@ import Testing
         }
         #expect(hijacked.count == 1 && hijacked[0].hasPrefix("socks5 address 127.0.0.3:"), "\(hijacked)")
     }
+
+    /// A proxy named by a host name is looked up by the system resolver, which ipcurl says under `--no-fallback`
+    /// (docs/resolution.md): under a hosts file that sends proxy.test to 127.0.0.9, where nothing listens, the
+    /// warning names the proxy and the transfer goes where the hosts file says (exit 7); a `--resolve` entry pins the
+    /// proxy's name instead, the lab proxy answers and nothing is warned.
+    @Test(.enabled(if: getuid() == 0, "needs root for a private mount namespace"))
+    func aNamedProxyIsLookedUpByTheSystemResolverAndSaysSo() throws {
+        let port = try #require(httpProxy.split(separator: ":").last.map(String.init))
+        let named = "http://proxy.test:\(port)", url = lab.https("a.test")
+        let base = [ipcurlBinary(), "--no-fallback", "--doh", lab.dohURL, "--cacert", lab.ca, "-x", named, "-w", format, "-o", "/dev/null"]
+        let hosts = "127.0.0.9 proxy.test\n"
+        let unpinned = try inHijackedNamespace(base + ["-v", url], extraHosts: hosts)
+        #expect(unpinned.status == 7, "\(unpinned.stderr)")
+        #expect(unpinned.stderr.contains("ipcurl: warning: proxy proxy.test given with -x, for the requests: its name is looked up by "
+                                         + "the system resolver despite --no-fallback; pin it with --resolve proxy.test:\(port):ADDRESS "
+                                         + "or give the proxy by IP address\n"), "\(unpinned.stderr)")
+        #expect(unpinned.stderr.contains("Trying 127.0.0.9:\(port)..."), "the hosts file's address is the one tried: \(unpinned.stderr)")
+        let pinned = try inHijackedNamespace(base + ["--resolve", "proxy.test:\(port):127.0.0.7", url], extraHosts: hosts)
+        #expect(pinned.status == 0 && pinned.stdout == "200 127.0.0.7\n", "\(pinned.stderr)")
+        #expect(!pinned.stderr.contains("warning"), "\(pinned.stderr)")
+    }
 }

@@ -142,12 +142,16 @@ import Testing
     @Test(.enabled(if: getuid() == 0, "needs root for a private mount namespace"))
     func aUnixSocketTransferLooksNothingUp() throws {
         let scratch = try TemporaryDirectory()
-        let path = scratch.path + "/http.sock"
-        let server = try RoutingServer(.unixSocket(path))
-        let result = try inHijackedNamespace([ipcurlBinary(), "--no-fallback", "--doh", "https://127.0.0.1:9/dns-query",
-                                              "--unix-socket", path, "-L", "http://a.test/redir"])
-        #expect(result.status == 0 && result.stdout == "unix host=b.test path=/next\n", "\(result.stderr)")
-        withExtendedLifetime(server) {}
+        let abstract = "ipcurl-test-\(UInt32.random(in: 0...UInt32.max))"
+        // An abstract name lives in the network namespace, which the hijacked namespace (a mount namespace) shares.
+        for (flag, name, listening) in [("--unix-socket", scratch.path + "/http.sock", scratch.path + "/http.sock"),
+                                        ("--abstract-unix-socket", abstract, "@" + abstract)] {
+            let server = try RoutingServer(.unixSocket(listening))
+            let result = try inHijackedNamespace([ipcurlBinary(), "--no-fallback", "--doh", "https://127.0.0.1:9/dns-query",
+                                                  flag, name, "-L", "http://a.test/redir"])
+            #expect(result.status == 0 && result.stdout == "unix host=b.test path=/next\n", "\(flag): \(result.stderr)")
+            withExtendedLifetime(server) {}
+        }
     }
 
     // MARK: --interface, --local-port
