@@ -62,6 +62,22 @@ import Testing
         #expect(refetched.records.allSatisfy { $0["unverified"] as? Bool == false && $0["insecure"] as? Bool == false })
     }
 
+    @Test func anAnswerFetchedWithoutCertificateStatusNeverServesARunThatAsksForIt() throws {
+        let ip = try lab.value("LAB_HTTPDNS_IP")
+        let cache = try TemporaryDirectory()
+        let environment = ["IPCURL_CACHE_DIR": cache.path]
+        let aliyun = ["--aliyun", try lab.value("LAB_ALIYUN_ACCOUNT"), "--no-fallback", "--cacert", lab.ca, "-sS",
+                      "-o", "/dev/null", "-w", "%{dns_source}",
+                      "--httpdns-server", "https://\(ip):\(try lab.value("LAB_HTTPDNS_ALIYUN_TLS_PORT"))"]
+        let host = fresh("stapled")
+        let plain = try ipcurl(aliyun + [lab.https(host)], environment: environment)
+        #expect(plain.status == 0 && plain.stdout == "aliyun", "\(plain.stderr)")
+        #expect(try !entryFiles(cache).isEmpty, "the answer is cached")
+        // The fixture staples no OCSP response: the query fails, and no answer fetched without the check stands in.
+        let stapled = try ipcurl(aliyun + ["--doh-cert-status", lab.https(host)], environment: environment)
+        #expect(stapled.status == 6 && stapled.stderr.contains("No OCSP response received"), "\(stapled.stdout) \(stapled.stderr)")
+    }
+
     @Test func aFetchThatFailsVerificationDropsAnUnverifiedEntry() throws {
         let cache = try TemporaryDirectory()
         let environment = ["IPCURL_CACHE_DIR": cache.path]

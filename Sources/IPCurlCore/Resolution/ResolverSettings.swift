@@ -121,17 +121,18 @@ public struct ResolverSettings: Sendable {
     }
 
     /// What identifies the provider in cache keys: kind, account, servers, mode, client IP and the TLS trust the
-    /// answers were fetched under (`-k`, and the CA file's and CA directory's identity — device, inode, size and modification time,
-    /// so a file replaced under the same path is a new key), so an unverified answer never serves a verified run;
-    /// never a secret.
+    /// answers were fetched under (`-k`, `--doh-cert-status`, and the CA file's and CA directory's identity —
+    /// device, inode, size and modification time, so a file replaced under the same path is a new key), so an
+    /// answer fetched with less verification never serves a run that asks for more; never a secret.
     func providerConfiguration(_ transport: TransportOptions) -> String {
         provider.descriptor.cacheKey(provider, self) + Self.trustKey(transport)
     }
 
-    /// The TLS trust of HTTPDNS queries as cache keys spell it: ` insecure` for `-k`, ` cacert=IDENTITY`,
-    /// ` capath=IDENTITY`.
+    /// The TLS trust of HTTPDNS queries as cache keys spell it: ` insecure` for `-k`, ` cert-status` for
+    /// `--doh-cert-status`, ` cacert=IDENTITY`, ` capath=IDENTITY`.
     static func trustKey(_ transport: TransportOptions) -> String {
-        (transport.queriesSkipVerification ? " insecure" : "") + (transport.caFile.map { " cacert=" + Self.fileIdentity($0) } ?? "")
+        (transport.queriesSkipVerification ? " insecure" : "") + (transport.queriesVerifyStatus ? " cert-status" : "")
+            + (transport.caFile.map { " cacert=" + Self.fileIdentity($0) } ?? "")
             + (transport.caPath.map { " capath=" + Self.fileIdentity($0) } ?? "")
     }
 
