@@ -8,9 +8,14 @@ public protocol Resolver {
     func resolve(_ host: String, port: Int, within budget: LookupBudget) throws(ResolutionError) -> ResolverAnswer
     /// Resolves several hosts, in order; providers with a batch API override this to ask in fewer requests.
     func resolve(hosts: [String], port: Int, within budget: LookupBudget) -> [Result<ResolverAnswer, ResolutionError>]
+    /// Whether ``resolve(hosts:port:within:)`` asks several names in one query (a batch API), so no one name's time
+    /// can be told apart; `false` (one lookup per name) unless a provider overriding it says so.
+    var asksNamesTogether: Bool { get }
 }
 
 extension Resolver {
+    public var asksNamesTogether: Bool { false }
+
     /// One lookup per host, each with a fresh budget of the same size (`budget` for the first).
     public func resolve(hosts: [String], port: Int, within budget: LookupBudget) -> [Result<ResolverAnswer, ResolutionError>] {
         hosts.enumerated().map { index, host in

@@ -102,15 +102,33 @@ import Testing
         #expect(transport.cancelledWhileRunning(of: "s1.test").count == 1 && transport.stillRunning.isEmpty)
     }
 
-    @Test(arguments: ["ServiceLevelDeny", "InternalError", "SomethingNew"])
-    func aRetryableCodeTriesTheNextServer(_ code: String) throws {
+    /// Every code but the seven final ones (``AliyunV2/Code/isFinal``) sends the query to the next server.
+    @Test(arguments: [("ServiceLevelDeny", 403), ("InternalError", 500), ("SomethingNew", 403), ("MissingArgument", 400),
+                      ("TooManyHosts", 400), ("SdnsNotSupported", 400), ("MethodNotAllowed", 405)])
+    func aRetryableCodeTriesTheNextServer(_ code: String, _ status: Int) throws {
         let transport = ScriptedTransport()
-        transport.script("s1.test", Self.error(code, status: code == "InternalError" ? 500 : 403))
+        transport.script("s1.test", Self.error(code, status: status))
         transport.script("s2.test", Self.answersEveryName)
         let answer = try Self.resolver(transport, servers: ["s1.test", "s2.test"]).resolve("a.test", port: 443, within: Self.budget)
         #expect(answer.source == .provider(.aliyun, server: "https://s2.test:443"))
+        #expect(transport.starts(of: "s1.test").count == 1 && transport.starts(of: "s2.test").count == 1)
         #expect(answer.trail.first?.hasPrefix("skipped https://s1.test:443: ") == true, "\(answer.trail)")
-        if code != "InternalError" { #expect(answer.trail.first?.contains("'\(code)' (HTTP 403)") == true) }
+        if code != "InternalError" { #expect(answer.trail.first?.contains("'\(code)' (HTTP \(status))") == true, "\(answer.trail)") }
+    }
+
+    @Test func tooManyHostsFromEveryServerAsksTheNamesOneByOne() throws {
+        let transport = ScriptedTransport()
+        for server in ["s1.test", "s2.test"] {
+            transport.script(server, .depending { request in
+                (Self.parameter("dn", in: request.url) ?? "").contains(",") ? Self.error("TooManyHosts", status: 400) : Self.answersEveryName
+            })
+        }
+        let names = ["a.test", "bb.test", "ccc.test"]
+        let results = try Self.resolver(transport, servers: ["s1.test", "s2.test"]).resolve(hosts: names, port: 443, within: Self.budget)
+        let asked = transport.starts.map { Self.parameter("dn", in: $0.request.url) ?? "" }
+        #expect(asked.filter { $0.contains(",") }.count == 2, "the batch went to both servers: \(asked)")
+        #expect(Set(asked.filter { !$0.contains(",") }) == Set(names), "then each name on its own: \(asked)")
+        #expect(try results.map { try $0.get().host } == names)
     }
 
     @Test func aFamilyWithNoIPCodeIsNoAddressAndAllowsTheFallback() throws {

@@ -118,6 +118,71 @@ import HTTPDNS
         #expect(page.contains("status: expected 2xx, got 503; p95: expected ≤ 20 ms, got 30.0 ms over 4 samples"))
     }
 
+    /// ``CheckReportFixture/report``'s pass sampled `totals.count` times, each sample taking its total from `totals`;
+    /// a sample whose total is `nil` failed before its transfer completed (exit 7).
+    static func sampled(_ totals: [Int64?]) -> CheckReport {
+        var report = CheckReportFixture.report
+        var planned = report.probes[0]
+        planned.failures = []
+        let samples = totals.map { total in
+            var one = planned
+            one.timings.total = total ?? 450
+            if total == nil { one.error = ProbeError(exitCode: 7, message: "Failed to connect") }
+            return one
+        }
+        report.probes = [SampleAggregate.result(of: samples, planned: planned)]
+        return report
+    }
+
+    /// The `<svg class="distribution" …>…</svg>` element of `page`.
+    static func distribution(_ page: String) throws -> Substring {
+        let start = try #require(page.range(of: "<svg class=\"distribution\""))
+        let end = try #require(page[start.upperBound...].range(of: "</svg>"))
+        return page[start.lowerBound..<end.upperBound]
+    }
+
+    /// The numbers of every `name="N"` attribute in `svg`, in order.
+    static func attributes(_ name: String, in svg: Substring) throws -> [Double] {
+        try svg.matches(of: try Regex(" \(name)=\"(-?[0-9.]+)\"")).map { try #require(Double($0.output[1].substring ?? "")) }
+    }
+
+    @Test func samplesOfEqualTotalsStayApartOnTheStrip() throws {
+        let svg = try Self.distribution(try render(Self.sampled([5_000, 5_000, 5_000, 5_000, 5_000])))
+        let xs = try Self.attributes("cx", in: svg), ys = try Self.attributes("cy", in: svg)
+        #expect(xs.count == 5 && Set(xs).count == 1, "equal totals, one x: \(xs)")
+        for (i, a) in ys.enumerated() {
+            for b in ys[(i + 1)...] { #expect(abs(a - b) >= 6, "dots of radius 3 at \(ys) overlap") }
+        }
+    }
+
+    @Test func anAddressWithoutACompletedSampleHasNoEmptyBandAboveItsStrip() throws {
+        let failed = try Self.distribution(try render(Self.sampled([nil, nil, nil])))
+        #expect(!failed.contains(">p50 ") && !failed.contains("<line"), "no percentile lines to draw: \(failed)")
+        let strip = try #require(failed.firstMatch(of: try Regex(#"<rect x="150" y="([0-9]+)""#)))
+        let stripY = try #require(Int(strip.output[1].substring ?? ""))
+        #expect(stripY <= 8, "the strip starts at the top: \(failed)")
+        let completed = try Self.distribution(try render(Self.sampled([5_000, 6_000, 7_000])))
+        #expect(completed.contains(">p50 6.0 ms</text>"), "with completed samples the lines and their labels stay above the strip")
+        let failedHeight = try Self.attributes("height", in: failed.prefix { $0 != ">" }).first ?? 0
+        let completedHeight = try Self.attributes("height", in: completed.prefix { $0 != ">" }).first ?? 0
+        #expect(completedHeight - failedHeight >= 36, "the band is gone: \(failedHeight) vs \(completedHeight)")
+    }
+
+    @Test func aMarkKeepsItsWordsOnOneLine() throws {
+        let rule = try #require(HTMLStyle.sheet.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("mark.short {") })
+        #expect(rule.contains("white-space: nowrap"), "\(rule)")
+    }
+
+    @Test func aLookupSharedByABatchSaysSo() throws {
+        var report = CheckReportFixture.report
+        report.probes[0].timings.resolveNames = 3
+        report.probes[1].timings.resolveNames = 3
+        let page = try render(report)
+        #expect(page.contains(">dns (batch of 3)</text>"), "the waterfall's label")
+        #expect(page.contains("<td class=\"number\">1.2 (lookup of the batch of 3 names)</td>"), "the names table")
+        #expect(CheckReportFixture.count(">dns (per name)</text>", in: page) == 1, "the other name's own lookup")
+    }
+
     @Test func aFlakyPassIsMarkedWithItsFailedAttempts() throws {
         let page = try render(Self.sampledReport)
         #expect(page.contains("<dt>Attempts</dt><dd>6 <mark class=\"short\">&#9888; FLAKY</mark></dd>"), "\(page)")

@@ -18,6 +18,11 @@ import Testing
         return (object["requests"] as? [[String: Any]] ?? []).filter { $0["path"] as? String == "/v2/d" }
     }
 
+    /// `--aliyun-encryption WORD` with the lab's AES key file.
+    func encryptionOptions(_ word: String) throws -> [String] {
+        ["--aliyun-encryption", word, "--aliyun-aes-key-file", try lab.value("LAB_ALIYUN_AES_KEY_FILE")]
+    }
+
     @Test(arguments: [[], ["--aliyun-encryption", "cbc"], ["--aliyun-encryption", "gcm"]])
     func resolveOfThreeNamesIsOneV2Query(_ encryption: [String]) throws {
         let tag = String(UInt32.random(in: 0...UInt32.max), radix: 16)
@@ -63,10 +68,11 @@ import Testing
         let result = try ipcurl(["--aliyun", try lab.value("LAB_ALIYUN_SIGNED_ACCOUNT"), "--aliyun-api", "v2",
                                  "--aliyun-encryption", encryption, "--aliyun-aes-key-file", try lab.value("LAB_ALIYUN_AES_KEY_FILE"),
                                  "--httpdns-secret-file", try lab.value("LAB_ALIYUN_SECRET_FILE"),
-                                 "--httpdns-server", server, "--cacert", lab.ca, "-sS", "-o", "/dev/null",
-                                 "-w", "%{http_code}", lab.https(name)])
+                                 "--httpdns-server", server, "--cacert", lab.ca, "-sS", "-w", "%{http_code}", lab.https(name)])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout == "200", "\(result.stdout)")
+        // nginx's *.any.test vhost echoes the Host header and the SNI it received.
+        #expect(result.stdout.hasPrefix("vhost=any.test host=\(name) sni=\(name) method=GET uri=/\n"), "\(result.stdout)")
+        #expect(result.stdout.hasSuffix("\n200"), "\(result.stdout)")
         let requests = try v2Log(name)
         #expect(requests.count == 1, "\(requests)")
         #expect(requests.first?["sni"] as? String == "resolvers.httpdns.aliyuncs.com", "\(requests)")
@@ -74,7 +80,8 @@ import Testing
         if encryption != "none" { #expect(requests.allSatisfy { $0["names_in_clear"] as? Bool == false }, "\(requests)") }
     }
 
-    @Test func wrongSecretIsExit6NamingInvalidSignatureAfterOneQuery() throws {
+    @Test(arguments: ["none", "cbc", "gcm"])
+    func wrongSecretIsExit6NamingInvalidSignatureAfterOneQuery(_ encryption: String) throws {
         let tag = String(UInt32.random(in: 0...UInt32.max), radix: 16)
         let name = "w-\(tag).any.test"
         let secret = FileManager.default.temporaryDirectory.appendingPathComponent("v2-wrong-\(tag)").path
@@ -82,17 +89,25 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: secret) }
         let result = try ipcurl(["resolve", "--aliyun", try lab.value("LAB_ALIYUN_SIGNED_ACCOUNT"), "--aliyun-api", "v2",
                                  "--httpdns-secret-file", secret, "--httpdns-server", http, "--httpdns-server", http + "/",
-                                 "--no-fallback", name])
+                                 "--no-fallback"] + (try encryptionOptions(encryption)) + [name])
         #expect(result.status == 6, "\(result.stderr)")
         #expect(result.stderr.contains("InvalidSignature"), "\(result.stderr)")
-        #expect(try v2Log(name).count == 1)
+        let requests = try v2Log(name)
+        #expect(requests.count == 1, "\(requests)")
+        #expect(requests.first?["mode"] as? String == ["none": "0", "cbc": "1", "gcm": "2"][encryption], "\(requests)")
     }
 
-    @Test func lockedAccountWithoutASecretNamesUnsignedInterfaceDisabled() throws {
+    @Test(arguments: ["none", "cbc", "gcm"])
+    func lockedAccountWithoutASecretNamesUnsignedInterfaceDisabled(_ encryption: String) throws {
+        let name = "u-\(String(UInt32.random(in: 0...UInt32.max), radix: 16)).any.test"
         let result = try ipcurl(["resolve", "--aliyun", try lab.value("LAB_ALIYUN_SIGNED_ACCOUNT"), "--aliyun-api", "v2",
-                                 "--httpdns-server", http, "--no-fallback", "a.test"])
+                                 "--httpdns-server", http, "--httpdns-server", http + "/", "--no-fallback"]
+                                + (try encryptionOptions(encryption)) + [name])
         #expect(result.status == 6, "\(result.stderr)")
         #expect(result.stderr.contains("UnsignedInterfaceDisabled"), "\(result.stderr)")
+        let requests = try v2Log(name)
+        #expect(requests.count == 1, "\(requests)")
+        #expect(requests.first?["mode"] as? String == ["none": "0", "cbc": "1", "gcm": "2"][encryption], "\(requests)")
     }
 
     @Test func environmentChoosesV2() throws {
@@ -118,36 +133,135 @@ import Testing
         #expect(try v2Log(name).count == 1)
     }
 
-    @Test func aNameWithoutTheAskedFamilyFallsBackOrExits6() throws {
+    /// b.test has no IPv6 address in the fixture (`no_ip_code` RRNotExist); localhost has none at all there
+    /// (DomainNotExist) but is in `/etc/hosts`, so the system resolver answers it on loopback.
+    @Test(arguments: ["none", "cbc", "gcm"])
+    func aNameWithoutTheAskedFamilyFallsBackOrExits6(_ encryption: String) throws {
         let account = try lab.value("LAB_ALIYUN_ACCOUNT")
-        let v2 = ["resolve", "--aliyun", account, "--aliyun-api", "v2", "--httpdns-server", http]
+        let v2 = ["resolve", "--aliyun", account, "--aliyun-api", "v2", "--httpdns-server", http] + (try encryptionOptions(encryption))
         let strict = try ipcurl(v2 + ["-6", "--no-fallback", "b.test"])
         #expect(strict.status == 6)
-        #expect(strict.stderr.contains("b.test") && strict.stderr.contains("RRNotExist") && !strict.stderr.contains("system"),
-                "\(strict.stderr)")
-        let fallback = try ipcurl(v2 + ["-6", "b.test"])
-        #expect(fallback.stderr.contains("system"), "\(fallback.stderr)")
-        let warned = try ipcurl(v2 + ["-4", "localhost"])
-        #expect(warned.status == 0, "\(warned.stderr)")
-        #expect(warned.stderr.contains("ipcurl: warning: localhost: HTTPDNS gave no address"), "\(warned.stderr)")
-        let query = try v2Log("localhost").last?["query"] as? String ?? ""
-        #expect(query.contains("q=4") && !query.contains("q=4%2C6") && !query.contains("q=4,6"), "\(query)")
+        #expect(strict.stdout.isEmpty && strict.stderr.split(separator: "\n").count == 1, "\(strict.stdout)\(strict.stderr)")
+        #expect(strict.stderr.hasPrefix("ipcurl: (6) Could not resolve host: b.test (") && strict.stderr.contains("no IPv6 address ('RRNotExist')")
+                && !strict.stderr.contains("system"), "\(strict.stderr)")
+        let before = try v2Log("localhost").count
+        let fallback = try ipcurl(v2 + ["-4", "localhost"])
+        #expect(fallback.status == 0, "\(fallback.stderr)")
+        #expect(fallback.stdout == "localhost:443:127.0.0.1\n", "the system resolver's answer: \(fallback.stdout)")
+        #expect(fallback.stderr == "ipcurl: warning: localhost: HTTPDNS gave no address (\(http): no IPv4 address ('DomainNotExist')); "
+                + "using the system resolver\n", "\(fallback.stderr)")
+        let queries = try v2Log("localhost").dropFirst(before)
+        #expect(queries.count == 1, "\(queries)")
+        let query = queries.first?["query"] as? String ?? ""
+        if encryption == "none" {
+            #expect(query.contains("q=4") && !query.contains("q=4%2C6") && !query.contains("q=4,6"), "\(query)")
+        } else {
+            #expect(!query.contains("localhost") && queries.first?["names_in_clear"] as? Bool == false, "\(query)")
+        }
     }
 
+    /// The secret and the AES key, from the environment, in none of: stdout and stderr under `-v`, a
+    /// `--trace-ascii` file, the cache directory of a run with given servers and of a discovering run (every `.entry`
+    /// and `.services` file), and a `check --format json -o` report; as hex in either case, or as the raw key bytes.
     @Test func secretAndAESKeyNeverAppearInOutput() throws {
         let secret = try String(contentsOfFile: try lab.value("LAB_ALIYUN_SECRET_FILE"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
         let key = try String(contentsOfFile: try lab.value("LAB_ALIYUN_AES_KEY_FILE"), encoding: .utf8)
-        let trace = FileManager.default.temporaryDirectory.appendingPathComponent("v2-trace-\(UInt32.random(in: 0...UInt32.max))").path
-        defer { try? FileManager.default.removeItem(atPath: trace) }
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let scratch = try TemporaryDirectory()
+        let cache = scratch.path + "/cache", trace = scratch.path + "/trace", report = scratch.path + "/report.json"
+        let environment = ["IPCURL_HTTPDNS_SECRET": secret, "IPCURL_ALIYUN_AES_KEY": key, "IPCURL_CACHE_DIR": cache]
+        let account = try spareAccount(5)
+        let tag = String(UInt32.random(in: 0...UInt32.max), radix: 16)
         let server = "https://\(try lab.value("LAB_HTTPDNS_IP")):\(try lab.value("LAB_HTTPDNS_ALIYUN_V2_TLS_PORT"))"
-        let run = try ipcurl(["--aliyun", try lab.value("LAB_ALIYUN_SIGNED_ACCOUNT"), "--aliyun-api", "v2", "--aliyun-encryption", "gcm",
-                              "--httpdns-server", server, "--cacert", lab.ca, "-v", "--trace-ascii", trace, "-i", lab.https("a.test")],
-                             environment: ["IPCURL_HTTPDNS_SECRET": secret, "IPCURL_ALIYUN_AES_KEY": key])
-        #expect(run.status == 0, "\(run.stderr)")
-        let traced = (try? String(contentsOfFile: trace, encoding: .utf8)) ?? ""
-        for text in [secret, key, secret.lowercased(), key.lowercased()] {
-            #expect(!run.stdout.contains(text) && !run.stderr.contains(text) && !traced.contains(text), "leaked: \(run.stderr)")
+        let v2 = ["--aliyun", account, "--aliyun-api", "v2", "--cacert", lab.ca, "--no-fallback"]
+        let given = try ipcurl(v2 + ["--aliyun-encryption", "gcm", "--httpdns-server", server, "-v", "--trace-ascii", trace, "-i",
+                                     lab.https("s1-\(tag).any.test")], environment: environment)
+        let discovered = try ipcurl(v2 + ["--aliyun-encryption", "cbc", "--aliyun-boot-server", try bootServer(), "-v", "-sS",
+                                          lab.https("s2-\(tag).any.test")], environment: environment)
+        let checked = try ipcurl(["check"] + v2 + ["--httpdns-server", server, "--format", "json", "-o", report, "-v",
+                                                   lab.https("s3-\(tag).any.test")], environment: environment)
+        for (what, run) in [("given servers", given), ("discovery", discovered), ("check", checked)] {
+            #expect(run.status == 0, "\(what): \(run.stderr)")
         }
+        let files = try FileManager.default.subpathsOfDirectory(atPath: cache).map { cache + "/" + $0 }
+            .filter { (try? FileManager.default.attributesOfItem(atPath: $0)[.type] as? FileAttributeType) == .typeRegular }
+        #expect(files.filter { $0.hasSuffix(".entry") }.count >= 3, "an answer of each run is cached: \(files)")
+        #expect(files.filter { $0.hasSuffix(".services") }.count == 1, "the discovered list is cached: \(files)")
+        var outputs: [(String, Data)] = [given, discovered, checked].flatMap { [("stdout", $0.stdoutBytes), ("stderr", Data($0.stderr.utf8))] }
+        for path in [trace, report] + files { outputs.append((path, try Data(contentsOf: URL(fileURLWithPath: path)))) }
+        #expect(outputs.filter { [trace, report].contains($0.0) }.allSatisfy { !$0.1.isEmpty }, "the trace and the report were written")
+        let needles: [Data] = try [secret, key].flatMap { hex in
+            [Data(hex.uppercased().utf8), Data(hex.lowercased().utf8), Data(try #require(Self.bytes(ofHex: hex), "not hex: \(hex)"))]
+        }
+        for (place, data) in outputs {
+            for needle in needles { #expect(data.range(of: needle) == nil, "leaked into \(place)") }
+        }
+    }
+
+    /// The bytes `hex` spells, or `nil` when it is not an even number of hex digits.
+    static func bytes(ofHex hex: String) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) else { return nil }
+            bytes.append(byte)
+        }
+        return bytes
+    }
+
+    /// The v2 examples of docs/check.md (a targets file's `resolver:`) and docs/resolution.md (`IPCURL_DNS`) work
+    /// against the fixture with a lab account in place of theirs; `--httpdns-secret-file`'s help covers v2's signing.
+    @Test func theDocumentedV2ExamplesWorkAndTheHelpCoversV2Signing() throws {
+        let tag = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+        let account = try spareAccount(6)
+        let checkPage = try String(contentsOfFile: Lab.repoRoot + "/docs/check.md", encoding: .utf8)
+        let resolverLine = try #require(checkPage.split(separator: "\n").first {
+            $0.hasPrefix("resolver: { aliyun: \"") && $0.contains("aliyun-api: v2") && $0.contains("aliyun-encryption: gcm")
+        }, "docs/check.md has no v2 targets-file example")
+        let quoted = try Regex(#"aliyun: "[^"]*""#)
+        let scratch = try TemporaryDirectory()
+        let path = scratch.path + "/targets.yaml"
+        let name = "x1-\(tag).any.test"
+        try (String(resolverLine.replacing(quoted, with: "aliyun: \"\(account)\"")) + "\ntargets: [ { url: \"\(lab.https(name))\" } ]\n")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let checked = try ipcurl(["check", "--targets", path, "--cacert", lab.ca, "--no-fallback", "--aliyun-boot-server", try bootServer(),
+                                  "--aliyun-aes-key-file", try lab.value("LAB_ALIYUN_AES_KEY_FILE")])
+        #expect(checked.status == 0, "\(resolverLine): \(checked.stdout)\(checked.stderr)")
+        #expect(try v2Log(name).map { $0["mode"] as? String } == ["2"])
+
+        let resolutionPage = try String(contentsOfFile: Lab.repoRoot + "/docs/resolution.md", encoding: .utf8)
+        let example = try #require(resolutionPage.firstMatch(of: try Regex(#"IPCURL_DNS=aliyun-v2:([0-9]+)"#)),
+                                   "docs/resolution.md has no IPCURL_DNS=aliyun-v2: example")
+        #expect(example.output[1].substring?.isEmpty == false)
+        let other = "x2-\(tag).any.test"
+        let resolved = try ipcurl(["resolve", "--httpdns-server", http, "--no-fallback", other], environment: ["IPCURL_DNS": "aliyun-v2:" + account])
+        #expect(resolved.status == 0, "\(resolved.stderr)")
+        #expect(try v2Log(other).count == 1)
+
+        let help = try ipcurl(["--help", "httpdns"])
+        let lines = help.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        let row = try #require(lines.firstIndex { $0.contains("--httpdns-secret-file") })
+        let text = lines[row...].prefix(2).joined(separator: " ")
+        for word in ["sign_d", "v2", "HMAC-SHA256", "hex"] { #expect(text.contains(word), "\(word): \(text)") }
+    }
+
+    /// Names asked in one v2 query cannot be timed apart: every report gives each the query's time, and the HTML
+    /// report says it is the batch's lookup, in the names table and in each waterfall.
+    @Test func namesAskedInOneQueryShareTheLookupTimeAndTheReportSaysSo() throws {
+        let tag = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+        let names = ["h1-\(tag).any.test", "h2-\(tag).any.test"]
+        let scratch = try TemporaryDirectory()
+        let page = scratch.path + "/report.html"
+        let result = try ipcurl(["check", "--aliyun", try lab.value("LAB_ALIYUN_ACCOUNT"), "--aliyun-api", "v2", "--httpdns-server", http,
+                                 "--cacert", lab.ca, "--no-fallback", "--format", "html", "-o", page] + names.map { lab.https($0) })
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try v2Log(names[0]).count == 1 && v2Log(names[1]).count == 1, "one query for both names")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.components(separatedBy: ">dns (batch of 2)</text>").count == 3, "each waterfall: \(html)")
+        #expect(html.components(separatedBy: " (lookup of the batch of 2 names)</td>").count == 3, "each row of the names table")
+        #expect(!html.contains("dns (per name)"))
     }
 
     @Test func clientIPIsSentAsCip() throws {

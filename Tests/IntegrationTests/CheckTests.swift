@@ -357,4 +357,29 @@ extension CheckTests {
         #expect(reason.hasPrefix("exit 28: Operation timed out after 10"), "\(reason)")
         #expect(reason.hasSuffix(" milliseconds while resolving a.test"), "\(reason)")
     }
+
+    /// A name's lookup time in the reports is its own: with a resolver that asks one name at a time (a resolver
+    /// command: one process per name), b.test's command sleeps a second and a.test's answers at once, so only
+    /// b.test's probe reports the second, and the HTML report calls each one's lookup its own ("per name").
+    @Test func eachNameReportsItsOwnLookupTime() throws {
+        let scratch = try TemporaryDirectory()
+        let script = scratch.path + "/resolver.sh"
+        try "#!/bin/sh\n[ \"$1\" = b.test ] && sleep 1\necho \"$1:$2:127.0.0.2\"\n".write(toFile: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
+        let urls = [lab.https("b.test"), lab.https("a.test")]
+        let result = try ipcurl(["check", "--resolver-cmd", script, "--cacert", lab.ca, "--format", "json"] + urls)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        var lookup: [String: Double] = [:]
+        for probe in try probes(result) {
+            lookup[probe["url"] as? String ?? "?"] = (probe["timings"] as? [String: Any])?["resolve_seconds"] as? Double
+        }
+        let slow = try #require(lookup[urls[0]]), fast = try #require(lookup[urls[1]])
+        #expect(slow >= 1, "b.test's own lookup took the second: \(lookup)")
+        #expect(fast < 1, "a.test's lookup does not include b.test's: \(lookup)")
+        let page = scratch.path + "/report.html"
+        let html = try ipcurl(["check", "--resolver-cmd", script, "--cacert", lab.ca, "--format", "html", "-o", page] + urls)
+        #expect(html.status == 0, "\(html.stderr)")
+        let text = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(text.components(separatedBy: ">dns (per name)</text>").count == 3 && !text.contains("batch"), "\(text)")
+    }
 }

@@ -37,6 +37,7 @@ import Testing
             ("resolver-cmd", script, "runs a program"),
             ("resolver_cmd", script, "runs a program"),
             ("httpdns-secret-file", try lab.value("LAB_ALIYUN_SECRET_FILE"), "secret"),
+            ("aliyun-aes-key-file", try lab.value("LAB_ALIYUN_AES_KEY_FILE"), "secret"),
             ("dnspod-key-file", try lab.value("LAB_DNSPOD_AES_KEY_FILE"), "secret"),
             ("dnspod-token-file", try lab.value("LAB_DNSPOD_TOKEN_FILE"), "secret"),
             ("httpdns-server", fixtureServer, "secrets are sent to"),

@@ -82,46 +82,91 @@ public final class ResolutionPolicy {
             if !stale.isEmpty { startRefresh(stale, port: port) }
             return try known.get()
         }
-        return try resolve(hosts: [host], port: port, local: [nil], stale: [], now: now)[0].get()
+        return try resolve(hosts: [host], port: port, local: [nil], times: [LookupTime(duration: .zero)], stale: [], now: now)[0]
+            .result.get()
     }
 
     /// Resolves several hosts for `port`, in order, letting the provider batch the ones that need asking.
     /// Each call is one lookup with its own budget.
     public func resolve(hosts: [String], port: Int) -> [Result<Resolution, ResolutionError>] {
+        timedResolve(hosts: hosts, port: port).map(\.result)
+    }
+
+    /// ``resolve(hosts:port:)`` with each name's lookup time: its own for a name answered locally or asked on its own
+    /// (a provider that asks one name at a time is asked for each in turn, as ``Resolver/resolve(hosts:port:within:)``
+    /// would); the query's, with the count of its names, for names a provider asks together
+    /// (``Resolver/asksNamesTogether``). A name's fallback lookup adds to its time.
+    public func timedResolve(hosts: [String], port: Int) -> [TimedResolution] {
         let now = Self.now()
         var stale: [String] = []
-        let local = hosts.map { answeredLocally($0, port: port, now: now, stale: &stale) }
-        return resolve(hosts: hosts, port: port, local: local, stale: stale, now: now)
+        var times: [LookupTime] = []
+        let local = hosts.map { host in
+            let began = ContinuousClock.now
+            defer { times.append(.since(began)) }
+            return answeredLocally(host, port: port, now: now, stale: &stale)
+        }
+        return resolve(hosts: hosts, port: port, local: local, times: times, stale: stale, now: now)
     }
 
     /// `hosts` with the answers known locally (``answeredLocally(_:port:now:stale:)``, `nil` where the provider
-    /// must be asked) completed by one batched query; then the stale names are refreshed in the background.
-    private func resolve(hosts: [String], port: Int, local: [Result<Resolution, ResolutionError>?], stale: [String],
-                         now: Int64) -> [Result<Resolution, ResolutionError>] {
-        var results = local
+    /// must be asked, found in `times`) completed by asking the provider; then the stale names are refreshed in the
+    /// background.
+    private func resolve(hosts: [String], port: Int, local: [Result<Resolution, ResolutionError>?], times: [LookupTime],
+                         stale: [String], now: Int64) -> [TimedResolution] {
+        var results = local, times = times
         let pending = hosts.indices.compactMap { index in
             local[index] == nil ? HostName.normalized(hosts[index]).map { (index: index, name: $0) } : nil
         }
         if !pending.isEmpty {
             let budget = LookupBudget(milliseconds: lookupTimeoutMS, endingBy: deadline)
-            let answers: [Result<ResolverAnswer, ResolutionError>]
-            do { answers = try activeResolver().resolve(hosts: pending.map(\.name), port: port, within: budget) } catch {
-                answers = pending.map { .failure(error.about($0.name)) }
-            }
             var fresh: [CacheRecord] = []
-            for (slot, answer) in zip(pending, answers) {
+            for (slot, (answer, time)) in zip(pending, ask(pending.map(\.name), port: port, within: budget)) {
                 if case .success(let answer) = answer {
                     fresh += Self.records(for: answer, provider: provider, now: now, families: families.families,
                                           insecure: insecure, unverified: connectsNowhere)
                 }
                 let spelled = hosts[slot.index]
+                var fallbackTime = Duration.zero
                 results[slot.index] = answer.flatMap { usable($0, spelled: spelled, port: port, cache: cache == nil ? .off : .miss) }
-                    .flatMapError { fallingBack(spelled, port: port, after: $0) }
+                    .flatMapError { failure in
+                        let began = ContinuousClock.now
+                        defer { fallbackTime = ContinuousClock.now - began }
+                        return fallingBack(spelled, port: port, after: failure)
+                    }
+                times[slot.index] = LookupTime(duration: time.duration + fallbackTime, names: time.names)
             }
             save(fresh)
         }
         if !stale.isEmpty { startRefresh(stale, port: port) }
-        return zip(hosts, results).map { host, result in result ?? .failure(.unavailable(host, [])) }
+        return hosts.indices.map { index in
+            TimedResolution(result: results[index] ?? .failure(.unavailable(hosts[index], [])), time: times[index])
+        }
+    }
+
+    /// The provider's answer for each of `names`, with its time: one call when the provider asks names together
+    /// (each name gets the call's time and the count of names), else one lookup per name, each with a fresh budget of
+    /// the same size (`budget` for the first), as ``Resolver/resolve(hosts:port:within:)`` asks them. Making the
+    /// provider counts in the first name's time.
+    private func ask(_ names: [String], port: Int,
+                     within budget: LookupBudget) -> [(Result<ResolverAnswer, ResolutionError>, LookupTime)] {
+        let began = ContinuousClock.now
+        let resolver: any Resolver
+        do { resolver = try activeResolver() } catch {
+            let time = LookupTime.since(began, names: names.count)
+            return names.map { (.failure(error.about($0)), time) }
+        }
+        guard names.count > 1, !resolver.asksNamesTogether else {
+            let answers = resolver.resolve(hosts: names, port: port, within: budget)
+            let time = LookupTime.since(began, names: names.count)
+            return answers.map { ($0, time) }
+        }
+        return names.enumerated().map { index, name in
+            let start = index == 0 ? began : ContinuousClock.now
+            let answer = Result { () throws(ResolutionError) in
+                try resolver.resolve(name, port: port, within: index == 0 ? budget : budget.renewed())
+            }
+            return (answer, LookupTime.since(start))
+        }
     }
 
     /// Drops the cached answer behind `resolution`, when it came from the provider or the cache: every one of

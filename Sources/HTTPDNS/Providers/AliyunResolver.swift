@@ -42,6 +42,9 @@ public struct AliyunResolver: Resolver {
         return reply.value.answer(source: .provider(.aliyun, server: reply.server), trail: reply.trail)
     }
 
+    /// Up to ``batchLimit`` names go in one `resolve` query.
+    public var asksNamesTogether: Bool { true }
+
     public func resolve(hosts: [String], port: Int, within budget: LookupBudget) -> [Result<ResolverAnswer, ResolutionError>] {
         guard hosts.count > 1 else {
             return hosts.map { host in Result { () throws(ResolutionError) in try resolve(host, port: port, within: budget) } }

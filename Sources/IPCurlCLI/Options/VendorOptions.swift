@@ -27,7 +27,8 @@ struct VendorOptions: Sendable {
         OptionRow("aliyun", nil, .string, "account", category,
                   "Resolve with Alibaba Cloud HTTPDNS for this account ID") { _, _ in },
         OptionRow("httpdns-secret-file", nil, .file, "file", category,
-                  "Sign Alibaba requests (sign_d) with the secret in FILE (or $IPCURL_HTTPDNS_SECRET)", power: .readsSecret) {
+                  "Sign Alibaba requests with the secret in FILE (or $IPCURL_HTTPDNS_SECRET): v1's sign_d (MD5); v2's "
+                  + "HMAC-SHA256 keyed with the secret, which is hex as the console shows it", power: .readsSecret) {
             $0.secretFile = $1.text
         },
         OptionRow("aliyun-api", nil, .string, "v1|v2", category, "Alibaba HTTPDNS API: v1 (default) or v2") { options, argument in

@@ -3,12 +3,15 @@ import HTTPDNS
 
 /// Every distinct host:port of a check, resolved once through the run's ``ResolverSession`` and shared by all
 /// probes of it. Each port's names are one lookup within the probe time limit: a name's resolution counts against
-/// the time of every probe of it.
+/// the time of every probe of it. A name's time is its own, or its batch's when the provider asked several names in
+/// one query (``LookupTime``).
 final class NameTable {
-    /// One name's lookup: the resolution or why there is none, and how long the lookup took.
+    /// One name's lookup: the resolution or why there is none, how long the lookup took, and how many names that
+    /// time covers (1 when it is the name's own).
     struct Lookup {
         var result: Result<Resolution, CurlError>
         var microseconds: Int64
+        var names = 1
     }
 
     private var lookups: [String: Lookup] = [:]
@@ -26,11 +29,10 @@ final class NameTable {
             ports[url.port, default: []].append(url.host)
         }
         for (port, hosts) in ports.sorted(by: { $0.key < $1.key }) {
-            let began = ContinuousClock.now
-            let results = session.resolve(hosts: hosts, port: port, within: TimeBudget(limitMS: timeLimitMS, from: began))
-            let spent = (ContinuousClock.now - began).wholeMicroseconds
-            for (host, result) in zip(hosts, results) {
-                lookups[Self.key(host, port)] = Lookup(result: result, microseconds: spent)
+            let budget = TimeBudget(limitMS: timeLimitMS, from: ContinuousClock.now)
+            for (host, lookup) in zip(hosts, session.timedResolve(hosts: hosts, port: port, within: budget)) {
+                lookups[Self.key(host, port)] = Lookup(result: lookup.result, microseconds: lookup.time.duration.wholeMicroseconds,
+                                                       names: lookup.time.names)
             }
         }
         session.finish()

@@ -57,6 +57,7 @@ enum ProbePlanner {
             return [probe]
         }
         probe.result.timings.resolve = lookup.microseconds
+        probe.result.timings.resolveNames = lookup.names
         let resolution: Resolution
         switch lookup.result {
         case .success(let value): resolution = value

@@ -123,6 +123,9 @@ public struct AssertionFailure: Sendable, Equatable, CustomStringConvertible {
 public struct ProbeTimings: Sendable, Equatable {
     /// The HTTPDNS lookup of the name (shared by every probe of it).
     public var resolve: Int64 = 0
+    /// How many names ``resolve`` covers: 1 when it is the name's own lookup, more when the provider answered the
+    /// names together in one query (Alibaba's batches), which cannot be timed apart.
+    public var resolveNames = 1
     /// TCP connect.
     public var connect: Int64 = 0
     /// TLS handshake.

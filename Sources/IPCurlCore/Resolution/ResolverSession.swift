@@ -107,16 +107,23 @@ public final class ResolverSession: @unchecked Sendable {
 
     /// Resolves `hosts` for `port` in one lookup within `budget`, letting the provider batch them.
     public func resolve(hosts: [String], port: Int, within budget: TimeBudget?) -> [Result<Resolution, CurlError>] {
+        timedResolve(hosts: hosts, port: port, within: budget).map(\.result)
+    }
+
+    /// ``resolve(hosts:port:within:)`` with each name's lookup time: its own, or its batch's when the provider asked
+    /// several names in one query (``ResolutionPolicy/timedResolve(hosts:port:)``).
+    public func timedResolve(hosts: [String], port: Int,
+                             within budget: TimeBudget?) -> [(result: Result<Resolution, CurlError>, time: LookupTime)] {
         lock.locked {
             policy.deadline = budget?.deadline
-            return zip(hosts, policy.resolve(hosts: hosts, port: port)).map { host, result in
-                switch result {
+            return zip(hosts, policy.timedResolve(hosts: hosts, port: port)).map { host, timed in
+                switch timed.result {
                 case .success(let resolution):
                     resolutions["\(host):\(port)"] = resolution
                     tell(resolution, host: host)
-                    return .success(resolution)
+                    return (.success(resolution), timed.time)
                 case .failure(let error):
-                    return .failure(failure(error, host: host, budget: budget))
+                    return (.failure(failure(error, host: host, budget: budget)), timed.time)
                 }
             }
         }

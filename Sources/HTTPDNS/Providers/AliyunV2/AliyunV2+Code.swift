@@ -65,18 +65,22 @@ extension AliyunV2 {
         }
 
         /// Whether every server would give the same answer to the same query, so asking another one (or asking
-        /// again) is pointless: the account, signature and expiry codes the Android SDK treats as final, plus the codes
-        /// about the query itself (`MissingArgument`, `InvalidHost`, `TooManyHosts`, `SdnsNotSupported`,
-        /// `MethodNotAllowed`). `ServiceLevelDeny`, `InternalError` and unknown codes are worth another server.
+        /// again) is pointless: the seven codes the Android SDK's `HttpException.shouldShiftServer()` does not move on
+        /// from (`UnsignedInterfaceDisabled`, `SignatureExpired`, `InvalidSignature`, `InvalidAccount`,
+        /// `AccountNotExists`, `InvalidDuration`, `InvalidHost`). Every other code (`ServiceLevelDeny`,
+        /// `InternalError`, `MissingArgument`, `TooManyHosts`, `SdnsNotSupported`, `MethodNotAllowed`, unknown ones)
+        /// sends the query to the next server.
         public var isFinal: Bool {
             switch self {
-            case .serviceLevelDeny, .internalError, .other: false
-            default: true
+            case .unsignedInterfaceDisabled, .signatureExpired, .invalidSignature, .invalidAccount, .accountNotExists,
+                 .invalidDuration, .invalidHost: true
+            default: false
             }
         }
 
         /// Whether asking a batch's names one by one may still get answers: one bad name (`InvalidHost`) or too many
-        /// of them (`TooManyHosts`) refuses the whole query.
+        /// of them (`TooManyHosts`) refuses the whole query. `InvalidHost` ends the race at once; `TooManyHosts`
+        /// splits the batch when no server answered it.
         public var concernsTheNames: Bool { self == .invalidHost || self == .tooManyHosts }
     }
 

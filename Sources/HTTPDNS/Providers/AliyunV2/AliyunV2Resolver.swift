@@ -3,9 +3,10 @@
 ///
 /// A vendor code every server would repeat (``AliyunV2/Code/isFinal``) ends the race at once and cancels the other
 /// servers' queries; any other code, an unusable answer or a failed exchange sends the query to the next server.
-/// When a batch is refused for its names (`InvalidHost`, `TooManyHosts`), each name is asked on its own, so one bad
-/// name does not sink the others. A name whose asked families have no address (a `no_ip_code`, an empty list) is a
-/// ``ResolutionError/Kind/noAddress`` error, which a policy's fallback rule treats as every "no address".
+/// When a batch is refused for its names (`InvalidHost` from one server, or `TooManyHosts` when no server answered
+/// it), each name is asked on its own, so one bad name does not sink the others. A name whose asked families have no
+/// address (a `no_ip_code`, an empty list) is a ``ResolutionError/Kind/noAddress`` error, which a policy's fallback
+/// rule treats as every "no address".
 /// The servers are given, or the account's service addresses found by an ``AliyunV2Discovery``.
 /// - SeeAlso: ``AliyunResolver`` (v1); the Android SDK `resolve/BatchResolveHostService.java` (batches of five);
 ///   `CURLOPT_RESOLVE`.
@@ -41,6 +42,9 @@ public struct AliyunV2Resolver: Resolver {
         try resolve(hosts: [host], port: port, within: budget)[0].get()
     }
 
+    /// Up to ``AliyunV2/batchLimit`` names go in one query.
+    public var asksNamesTogether: Bool { true }
+
     /// Each host's answer, asking the valid names in batches of ``AliyunV2/batchLimit``, one after the other within
     /// `budget`; a name given twice is asked once.
     public func resolve(hosts: [String], port: Int, within budget: LookupBudget) -> [Result<ResolverAnswer, ResolutionError>] {
@@ -73,7 +77,8 @@ public struct AliyunV2Resolver: Resolver {
                 let services = try discovery.services(within: budget)
                 trail = services.trail
                 outcome = ask(query, about: about, client: services.client, within: budget)
-                if case .failure(let error) = outcome.result, error.kind == .unavailable, !outcome.final, !budget.isSpent {
+                if case .failure(let error) = outcome.result, error.kind == .unavailable, !outcome.final,
+                   !outcome.refusedForItsNames, !budget.isSpent {
                     do {
                         if let refreshed = try discovery.refreshed(within: budget, after: error) {
                             trail += refreshed.trail
@@ -107,8 +112,8 @@ public struct AliyunV2Resolver: Resolver {
         }
     }
 
-    /// How one query's race ended: the reply or the error, and whether a final vendor code ended it (and whether that
-    /// code concerns the names, so they may be asked one by one).
+    /// How one query's race ended: the reply or the error, whether a final vendor code ended it, and whether a server
+    /// refused it for its names (``AliyunV2/Code/concernsTheNames``), so they may be asked one by one.
     private struct Outcome {
         var result: Result<HTTPDNSClient.Reply<AliyunV2.Answers>, ResolutionError>
         var final = false
@@ -127,6 +132,7 @@ public struct AliyunV2Resolver: Resolver {
                     refusedForItsNames = error.code.concernsTheNames
                     return .definite(error.description)
                 case .refused(let error):
+                    if error.status != 200, error.code.concernsTheNames { refusedForItsNames = true }
                     return .serverFailed(error.description, phase: error.status == 200 ? .answer : .http)
                 case .unusable(let reason, let phase):
                     return .serverFailed(reason, phase: phase)

@@ -1,11 +1,17 @@
 /// One address's samples (`--samples N`) as an inline SVG strip plot of their total times, on a scale shared by the
 /// whole report so addresses compare by position: a filled circle per sample that passed, a cross per sample that
-/// failed (shape, not only colour, tells them apart), spread over the strip's height so equal times stay visible;
-/// a line per nearest-rank percentile (p50 solid, p95 dashed, p99 dotted) with its name and milliseconds beside it;
-/// and the target's `p50_ms`/`p95_ms`/`p99_ms` limits as marked lines. Below it, a table of every phase's spread,
-/// which is also what a reader without SVG gets.
+/// failed (shape, not only colour, tells them apart), spread over the strip's height at golden-ratio steps so equal
+/// times stay apart; a line per nearest-rank percentile (p50 solid, p95 dashed, p99 dotted) with its name and
+/// milliseconds above the strip (no band for them when no sample completed); and the target's
+/// `p50_ms`/`p95_ms`/`p99_ms` limits as marked lines. Below it, a table of every phase's spread, which is also what a
+/// reader without SVG gets.
 enum HTMLDistribution {
-    private static let labelWidth = HTMLChart.labelWidth, plotWidth = HTMLChart.plotWidth, stripTop = 44, stripHeight = 40
+    private static let labelWidth = HTMLChart.labelWidth, plotWidth = HTMLChart.plotWidth
+    /// The band above the strip holding the percentile labels, the strip's height, and the margin inside it.
+    private static let labelBand = 40, stripHeight = 52, stripMargin = 5
+    /// 1/φ: successive multiples of it modulo 1 fill [0, 1) evenly (Weyl's equidistribution; for 5 samples the
+    /// closest two are 0.146 of the height apart, 6 px of the strip's 42).
+    private static let goldenStep = 0.618_033_988_749_894_8
 
     /// The plot and the table, or one line for a single sample.
     static func html(_ probe: ProbeResult, id: String, scale: Int64) -> String {
@@ -31,6 +37,7 @@ enum HTMLDistribution {
     private static func svg(_ probe: ProbeResult, id: String, scale: Int64) -> String {
         let points = probe.samples.points
         let total = probe.samples.spreads.first { $0.phase == .total }?.spread
+        let stripTop = (total == nil ? 0 : labelBand) + 4
         let height = stripTop + stripHeight + 24
         var title = "Total time of \(points.count) samples"
         if let total {
@@ -43,8 +50,11 @@ enum HTMLDistribution {
         out += "<rect x=\"\(labelWidth)\" y=\"\(stripTop)\" width=\"\(plotWidth)\" height=\"\(stripHeight)\" fill=\"#f4f4f4\" stroke=\"#999\" stroke-width=\"0.5\"/>\n"
         for (index, point) in points.enumerated() {
             let x = labelWidth + HTMLChart.position(point.total, scale)
-            // A fixed scatter over the strip's height (a multiplicative hash of the index): equal times stay apart.
-            let y = stripTop + 5 + (index * 7919) % (stripHeight - 10)
+            // Sample k at the fractional part of k/φ of the usable height: a low-discrepancy scatter, so equal times
+            // stay apart however many there are.
+            let usable = Double(stripHeight - 2 * stripMargin)
+            let fraction = (Double(index) * goldenStep).truncatingRemainder(dividingBy: 1)
+            let y = stripTop + stripMargin + Int((fraction * usable).rounded())
             out += point.passed
                 ? "<circle cx=\"\(x)\" cy=\"\(y)\" r=\"3\" fill=\"#0072B2\" fill-opacity=\"0.6\" stroke=\"#000\" stroke-width=\"0.4\"/>\n"
                 : "<path d=\"M\(x - 4) \(y - 4)L\(x + 4) \(y + 4)M\(x + 4) \(y - 4)L\(x - 4) \(y + 4)\" stroke=\"#D55E00\" stroke-width=\"2\"/>\n"

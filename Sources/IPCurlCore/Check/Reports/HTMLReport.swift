@@ -49,7 +49,7 @@ enum HTMLReport {
             out += "<tr class=\"\(passed ? "pass" : "fail")\"><td>" + badge(passed) + "</td><td>" + HTMLText.escape(entry.name)
                 + "</td><td>" + HTMLText.escape(addresses.joined(separator: ", ")) + "</td><td>"
                 + HTMLText.escape(unique(sources).joined(separator: ", ")) + "</td><td class=\"number\">"
-                + ReportFormat.milliseconds(entry.probes[0].timings.resolve) + "</td></tr>\n"
+                + lookupTime(entry.probes[0].timings) + "</td></tr>\n"
         }
         out += "</tbody>\n</table>\n"
         let labels = report.distinctLabels
@@ -59,6 +59,12 @@ enum HTMLReport {
             }.joined() + "</dl>\n"
         }
         return out
+    }
+
+    /// A name's lookup milliseconds, and when it is a batch's, the size of the batch.
+    private static func lookupTime(_ timings: ProbeTimings) -> String {
+        ReportFormat.milliseconds(timings.resolve)
+            + (timings.resolveNames > 1 ? " (lookup of the batch of \(timings.resolveNames) names)" : "")
     }
 
     private static func probeTable(_ probes: [ProbeResult], now: Int64) -> String {

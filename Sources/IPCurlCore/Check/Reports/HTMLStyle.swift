@@ -1,6 +1,6 @@
 /// The HTML report's only stylesheet, inline: Okabe–Ito colours (blue `#0072B2` for PASS, vermillion `#D55E00` for
-/// FAIL, each with its word and a different border), and a print section that keeps sections whole on paper and
-/// prints the colours.
+/// FAIL, each with its word and a different border; a badge or a mark never wraps inside), and a print section that
+/// keeps sections whole on paper and prints the colours.
 enum HTMLStyle {
     static let sheet = """
         body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; color: #111; background: #fff; }
@@ -17,7 +17,7 @@ enum HTMLStyle {
         section.probe { margin: 1em 0; padding: .6em 1em; border-left: 8px solid #0072B2; break-inside: avoid; }
         section.probe.fail { border-left: 8px dashed #D55E00; }
         .reason { font-family: ui-monospace, monospace; white-space: pre-wrap; word-break: break-all; }
-        mark.short { background: #F0E442; color: #000; font-weight: bold; outline: 2px solid #000; padding: 0 .2em; }
+        mark.short { background: #F0E442; color: #000; font-weight: bold; outline: 2px solid #000; padding: 0 .2em; white-space: nowrap; }
         dl.facts, dl.labels { display: grid; grid-template-columns: max-content 1fr; gap: .1em 1em; margin: .4em 0; }
         dt { font-weight: bold; }
         dd { margin: 0; word-break: break-all; }

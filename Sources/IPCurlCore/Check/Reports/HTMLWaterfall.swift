@@ -1,6 +1,7 @@
 /// One probe's phases as an inline SVG waterfall: one row per phase (the name's lookup, shared by every address of
-/// the name, then connect, TLS, time to first byte, transfer), each bar starting where the previous ended, on a scale
-/// shared by the whole report so addresses compare by length. Each bar has its own Okabe–Ito colour and fill pattern,
+/// the name and labelled as the batch's when names were asked together, then connect, TLS, time to first byte,
+/// transfer), each bar starting where the previous ended, on a scale shared by the whole report so addresses compare
+/// by length. Each bar has its own Okabe–Ito colour and fill pattern,
 /// and its name and milliseconds are written beside it. A transfer that failed before libcurl timed any phase (a
 /// refused connection, a failed handshake: libcurl 7.88 reports their connect and TLS times as 0, as curl's `-w`
 /// shows) gets one more row, the time until the failure with its exit code, so the bar chart is never empty.
@@ -17,7 +18,8 @@ enum HTMLWaterfall {
 
     static func svg(_ timings: ProbeTimings, error: ProbeError? = nil, id: String, scale: Int64) -> String {
         var phases = [
-            Phase(label: "dns (per name)", colour: "#56B4E9", pattern: "hatch", micro: timings.resolve),
+            Phase(label: timings.resolveNames > 1 ? "dns (batch of \(timings.resolveNames))" : "dns (per name)", colour: "#56B4E9",
+                  pattern: "hatch", micro: timings.resolve),
             Phase(label: "connect", colour: "#E69F00", pattern: "solid", micro: timings.connect),
             Phase(label: "tls", colour: "#009E73", pattern: "dots", micro: timings.tls),
             Phase(label: "ttfb", colour: "#0072B2", pattern: "solid", micro: timings.processing),
