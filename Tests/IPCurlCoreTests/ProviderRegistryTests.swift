@@ -57,7 +57,9 @@ import Testing
             _ = try ProviderChoice(environment: "system")
             Issue.record("accepted")
         } catch {
-            #expect(error.message == "IPCURL_DNS='system': expected doh[:URL], doh-json:URL, aliyun:ACCOUNT, aliyun-v2:ACCOUNT, dnspod[:ID] or command:CMD")
+            let forms = ProviderDescriptor.all.flatMap(\.environment.texts)
+            #expect(forms.starts(with: ["doh[:URL]", "doh-json:URL", "aliyun:ACCOUNT", "aliyun-v2:ACCOUNT", "dnspod[:ID]", "command:CMD"]))
+            #expect(error.message == "IPCURL_DNS='system': expected " + ProviderDescriptor.alternatives(forms))
         }
     }
 
@@ -120,7 +122,8 @@ import Testing
 
     @Test func registryIsConsistent() {
         let kinds = ProviderDescriptor.all.map(\.kind)
-        #expect(kinds == [.doh, .dohJSON, .aliyun, .dnspod, .command] && Set(kinds).count == kinds.count, "one descriptor per provider kind")
+        #expect(kinds.starts(with: [.doh, .dohJSON, .aliyun, .dnspod, .command]) && Set(kinds).count == kinds.count,
+                "one descriptor per provider kind")
         #expect(kinds.allSatisfy { $0.isCacheable })
         for descriptor in ProviderDescriptor.all {
             #expect(descriptor.environment.word == descriptor.kind.rawValue)
