@@ -3,7 +3,7 @@ import HTTPDNS
 import Locking
 
 /// The answers an exporter's probes share: each `host:port` is resolved by one probe at a time (the others wait for
-/// its answer instead of asking HTTPDNS too, each no longer than its own time limit allows), and the answer serves
+/// its answer instead of asking HTTPDNS too, each at most until its own time limit ends), and the answer serves
 /// every probe until its TTL ends. A failed lookup is not kept: the next probe asks again. At most
 /// ``maximumNames`` names are held; past that, the answers that expire first go.
 /// - SeeAlso: ``ResolverSession`` (each miss is resolved by a session of its own, with the on-disk cache, fallback
