@@ -95,7 +95,7 @@ test: setup
 # ipcurl-docs: ASan reads SANITIZE_LOGS/options/<binary name> after ASAN_OPTIONS (include_if_exists, %b).
 ASAN_BUILD    := --scratch-path .build-asan --sanitize=address -Xcc -fsanitize=undefined
 TSAN_BUILD    := --scratch-path .build-tsan --sanitize=thread
-UNIT_TESTS    := ^(CurlKitTests|OptionTableTests|HTTPDNSTests|IPCurlCoreTests|ExporterHTTPTests)\.
+UNIT_TESTS    := ^(CurlKitTests|OptionTableTests|HTTPDNSTests|IPCurlCoreTests|ExporterHTTPTests|LockingTests)\.
 SANITIZE_LOGS := $(CURDIR)/.build-sanitize
 
 ## sanitize: the unit tests under ASan and UBSan, the integration tests against an ASan and UBSan build of ipcurl

@@ -36,16 +36,18 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev", "libgnutls28-dev", "libcrypt-dev"])]
         ),
-        .target(name: "CurlKit", dependencies: ["CCurl"]),
+        // ipcurl's one lock (a pthread mutex and condition variable on the heap), below every target that locks.
+        .target(name: "Locking"),
+        .target(name: "CurlKit", dependencies: ["CCurl", "Locking"]),
         // An HTTP(S) server over libmicrohttpd for the exporter's own executable; knows nothing of ipcurl, and the
         // ipcurl executable does not link it (a request loads no library of the server).
-        .target(name: "ExporterHTTP", dependencies: ["CMicroHTTPD"]),
+        .target(name: "ExporterHTTP", dependencies: ["CMicroHTTPD", "Locking"]),
         // curl's command-line grammar over tables of option rows; knows nothing of curl or HTTP.
         .target(name: "OptionTable"),
         .target(name: "HTTPDNS", dependencies: ["CCrypto"]),
         // libyaml is linked statically: only `check --targets` uses it, and a shared libyaml costs every start
         // about 0.35 M instructions of symbol lookups.
-        .target(name: "IPCurlCore", dependencies: ["HTTPDNS", "CurlKit", "CYAML", "CSystem", "CCrypto"],
+        .target(name: "IPCurlCore", dependencies: ["HTTPDNS", "CurlKit", "Locking", "CYAML", "CSystem", "CCrypto"],
                 linkerSettings: [.linkedLibrary(":libyaml.a")]),
         // The subcommands and their option tables; the ipcurl executable is only its entry point, and the tables
         // also drive the man page and completions that ipcurl-docs writes at build time.
@@ -59,7 +61,8 @@ let package = Package(
         .testTarget(name: "OptionTableTests", dependencies: ["OptionTable"]),
         .testTarget(name: "HTTPDNSTests", dependencies: ["HTTPDNS"]),
         .testTarget(name: "ExporterHTTPTests", dependencies: ["ExporterHTTP"]),
-        .testTarget(name: "IPCurlCoreTests", dependencies: ["IPCurlCore", "HTTPDNS", "CurlKit"]),
+        .testTarget(name: "LockingTests", dependencies: ["Locking"]),
+        .testTarget(name: "IPCurlCoreTests", dependencies: ["IPCurlCore", "HTTPDNS", "CurlKit", "Locking"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ipcurl", "ipcurl-exporter", "ipcurl-docs", "IPCurlCLI", "IPCurlCore", "CurlKit", "HTTPDNS"]),
     ]
 )

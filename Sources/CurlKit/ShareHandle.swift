@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 internal import CCurl
+import Locking
 
 /// A libcurl share handle: the easy handles attached to it keep one cookie store, one TLS session cache, one
 /// connection pool or one DNS cache, as the transfers of one curl command line do.
@@ -15,8 +11,9 @@ internal import CCurl
 ///   `CURL_LOCK_DATA_COOKIE`, `CURL_LOCK_DATA_SSL_SESSION`, `CURL_LOCK_DATA_CONNECT`, `CURL_LOCK_DATA_DNS`.
 public final class ShareHandle: @unchecked Sendable {
     private let raw: UnsafeMutableRawPointer
-    /// One mutex per `curl_lock_data` value, when thread-safe.
-    private let mutexes: UnsafeMutablePointer<pthread_mutex_t>?
+    /// One lock per `curl_lock_data` value, when thread-safe; libcurl's lock callbacks reach them through their
+    /// user pointer, which this share keeps alive.
+    private let locks: ShareLocks?
 
     /// What a share holds for the handles attached to it.
     /// - SeeAlso: `CURLSHOPT_SHARE`, `CURL_LOCK_DATA_COOKIE`, `CURL_LOCK_DATA_SSL_SESSION`,
@@ -52,42 +49,36 @@ public final class ShareHandle: @unchecked Sendable {
         guard let share = curl_share_init() else { throw CurlError.outOfMemory.with(message: "curl_share_init failed") }
         raw = share
         if threadSafe {
-            let count = Int(ccurl_lock_data_count)
-            let locks = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: count)
-            for index in 0..<count {
-                (locks + index).initialize(to: pthread_mutex_t())
-                pthread_mutex_init(locks + index, nil)
-            }
-            mutexes = locks
+            let locks = ShareLocks()
+            self.locks = locks
             _ = ccurl_share_setopt_locks(share, { _, data, _, user in
-                pthread_mutex_lock(user!.assumingMemoryBound(to: pthread_mutex_t.self) + Int(data.rawValue))
+                Unmanaged<ShareLocks>.fromOpaque(user!).takeUnretainedValue().locks[Int(data.rawValue)].lock()
             }, { _, data, user in
-                pthread_mutex_unlock(user!.assumingMemoryBound(to: pthread_mutex_t.self) + Int(data.rawValue))
-            }, UnsafeMutableRawPointer(locks))
+                Unmanaged<ShareLocks>.fromOpaque(user!).takeUnretainedValue().locks[Int(data.rawValue)].unlock()
+            }, Unmanaged.passUnretained(locks).toOpaque())
         } else {
-            mutexes = nil
+            locks = nil
         }
         for data in data.map({ $0.lock }) {
             let result = ccurl_share_setopt_long(share, CURLSHOPT_SHARE, Int(data.rawValue))
             guard result == CURLSHE_OK else {
                 let message = String(cString: curl_share_strerror(result))
-                Self.release(share, mutexes)
+                // Every stored property is set, so deinit runs and cleans the share up.
                 throw CurlError.notBuiltIn.with(message: "libcurl cannot share data \(data.rawValue): \(message)")
             }
         }
     }
 
-    deinit { Self.release(raw, mutexes) }
-
-    private static func release(_ share: UnsafeMutableRawPointer, _ mutexes: UnsafeMutablePointer<pthread_mutex_t>?) {
-        curl_share_cleanup(share)
-        guard let mutexes else { return }
-        for index in 0..<Int(ccurl_lock_data_count) { pthread_mutex_destroy(mutexes + index) }
-        mutexes.deallocate()
-    }
+    // The share goes before its locks (a stored property, released after deinit).
+    deinit { curl_share_cleanup(raw) }
 
     /// Makes `handle` use this share; `handle` keeps the share alive.
     public func attach(to handle: EasyHandle) throws(CurlError) {
         try handle.set(CURLOPT_SHARE, pointer: raw, owner: self)
     }
+}
+
+/// The locks of a thread-safe share, one per `curl_lock_data` value, handed to libcurl's lock callbacks.
+private final class ShareLocks: Sendable {
+    let locks = (0..<Int(ccurl_lock_data_count)).map { _ in Lock() }
 }

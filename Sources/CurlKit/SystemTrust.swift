@@ -2,10 +2,25 @@
 import Glibc
 #endif
 internal import CCurl
-import Synchronization
+import Locking
 
 /// The last choice made, by bundle and directory: a process asks once, not once per handle (a check's probes).
-private let lastChoice = Mutex<(bundle: String?, directory: String?, choice: SystemTrust)?>(nil)
+private final class LastChoice: @unchecked Sendable {
+    private let lock = Lock()
+    private var last: (bundle: String?, directory: String?, choice: SystemTrust)?
+
+    /// The choice made for `bundle` and `directory`, if the last one was for them.
+    func choice(bundle: String?, directory: String?) -> SystemTrust? {
+        lock.locked { last.flatMap { $0.bundle == bundle && $0.directory == directory ? $0.choice : nil } }
+    }
+
+    /// Keeps `choice` as the one for `bundle` and `directory`.
+    func remember(_ choice: SystemTrust, bundle: String?, directory: String?) {
+        lock.locked { last = (bundle, directory, choice) }
+    }
+}
+
+private let lastChoice = LastChoice()
 
 /// How a transfer that names no CA file or directory trusts peers: through libcurl's built-in CA directory when it
 /// is hashed (`openssl rehash`), else through its built-in bundle.
@@ -31,12 +46,9 @@ public enum SystemTrust: Equatable, Sendable {
         let bundle = handle.info(string: CURLINFO_CAINFO)
         guard caFile == nil || caFile == bundle else { return .builtInDefaults }
         let directory = handle.info(string: CURLINFO_CAPATH)
-        let known = lastChoice.withLock { last in
-            last.flatMap { $0.bundle == bundle && $0.directory == directory ? $0.choice : nil }
-        }
-        if let known { return known }
+        if let known = lastChoice.choice(bundle: bundle, directory: directory) { return known }
         let choice = choose(bundle: bundle, directory: directory)
-        lastChoice.withLock { $0 = (bundle, directory, choice) }
+        lastChoice.remember(choice, bundle: bundle, directory: directory)
         return choice
     }
 

@@ -1,4 +1,5 @@
 internal import CMicroHTTPD
+import Locking
 
 /// Checks basic-auth credentials against bcrypt hashes as exporter-toolkit does: libcrypt's `crypt_r` does the
 /// bcrypt, one at a time (a burst of wrong passwords costs one core); a verified `Authorization` value is

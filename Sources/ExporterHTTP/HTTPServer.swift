@@ -2,6 +2,7 @@
 import Glibc
 #endif
 internal import CMicroHTTPD
+import Locking
 
 /// An HTTP(S) server on libmicrohttpd: one thread per connection, so a handler may block (a probe runs up to its
 /// timeout) while other requests are served; TLS through GnuTLS; basic auth checked by libcrypt's bcrypt before the

@@ -61,3 +61,8 @@ public struct DoHResolver: Resolver {
         return reply.value.answer(source: .provider(.doh, server: reply.server), trail: reply.trail)
     }
 }
+
+extension ProviderKind {
+    /// ``DoHResolver`` (RFC 8484).
+    public static let doh = ProviderKind("doh")
+}

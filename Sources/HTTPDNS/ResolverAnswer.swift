@@ -35,33 +35,41 @@ public enum AnswerSource: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// The kinds of answer source, as `%{dns_source}` and cache files name them: one per HTTPDNS provider this library
-/// implements, then the sources that are no provider.
-public enum ProviderKind: String, Sendable, CaseIterable {
-    /// ``DoHResolver`` (RFC 8484).
-    case doh
-    /// ``DoHJSONResolver``.
-    case dohJSON = "doh-json"
-    /// ``AliyunResolver``.
-    case aliyun
-    /// ``DNSPodResolver``.
-    case dnspod
-    /// ``CommandResolver``.
-    case command
+/// The kind of an answer's source, as `%{dns_source}` and cache files name it: a word of lowercase letters, digits
+/// and `-`. Each HTTPDNS provider's resolver file declares its own (``doh`` beside ``DoHResolver``), so a provider
+/// adds its kind without editing this file; ``staticEntry``, ``system`` and ``cache`` name the sources that are no
+/// provider. Encoded (`Codable`) as the word.
+public struct ProviderKind: RawRepresentable, Hashable, Sendable, Codable {
+    /// The word: `doh`, `doh-json`, `aliyun`, `dnspod`, `command`, `static`, `system` or `cache`.
+    public let rawValue: String
+
+    /// The kind named `rawValue` (a cache file's `source` line), or `nil` when it is not a word of 1 to 32
+    /// lowercase letters, digits and `-`.
+    public init?(rawValue: String) {
+        guard (1...32).contains(rawValue.utf8.count), rawValue.utf8.allSatisfy(Self.isWordByte) else { return nil }
+        self.rawValue = rawValue
+    }
+
+    /// The kind a resolver declares, named by `word`, which must be such a word.
+    public init(_ word: StaticString) {
+        guard let kind = Self(rawValue: "\(word)") else { preconditionFailure("not a provider kind: \(word)") }
+        self = kind
+    }
+
     /// A static `--resolve` entry.
-    case staticEntry = "static"
+    public static let staticEntry = ProviderKind("static")
     /// ``SystemResolver``.
-    case system
+    public static let system = ProviderKind("system")
     /// The answer cache.
-    case cache
+    public static let cache = ProviderKind("cache")
 
     /// Whether answers of this kind go into the answer cache: every HTTPDNS provider's do; static entries, the
     /// system resolver and the cache itself do not.
-    public var isCacheable: Bool {
-        switch self {
-        case .staticEntry, .system, .cache: false
-        default: true
-        }
+    public var isCacheable: Bool { self != .staticEntry && self != .system && self != .cache }
+
+    private static func isWordByte(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            || byte == UInt8(ascii: "-")
     }
 }
 

@@ -1,5 +1,6 @@
 import CurlKit
 import HTTPDNS
+import Locking
 
 /// Everything the program tells its user on stderr, and the one writer of its `PROGRAM: ` lines: errors, warnings
 /// and notes, plus the `-v` trace lines (`* HTTPDNS …`) that say what was decided. It owns `-s`/`-S` (``showsErrors``,

@@ -22,7 +22,7 @@ import Testing
     @Test(arguments: [
         ("127.0.0.2", "127.0.0.2,127.0.0.3"), ("127.0.0.2", "127.0.0.2:443"), ("127.0.0.2", "::1"),
         ("ttl 60", "ttl 90000"), ("ttl 60", "ttl -1"), ("host a.test", "host a.test:443:10.9.9.9"),
-        ("source aliyun", "source static"), ("family v4", "family v5"), ("ipcurl-dns-cache 2", "ipcurl-dns-cache 3"),
+        ("source aliyun", "source static"), ("source aliyun", "source Ali/yun"), ("family v4", "family v5"), ("ipcurl-dns-cache 2", "ipcurl-dns-cache 3"),
         ("insecure no", "insecure maybe"), ("unverified no", "unverified 0"), ("unverified no\n", ""),
         ("stored 1700000000", "stored soon"), ("stored 1700000000", "stored 9223372036854775807"),
     ])

@@ -1,4 +1,5 @@
 import CurlKit
+import Foundation
 import HTTPDNS
 @testable import IPCurlCore
 import Testing
@@ -56,7 +57,9 @@ import Testing
             _ = try ProviderChoice(environment: "system")
             Issue.record("accepted")
         } catch {
-            #expect(error.message == "IPCURL_DNS='system': expected doh[:URL], doh-json:URL, aliyun:ACCOUNT, aliyun-v2:ACCOUNT, dnspod[:ID] or command:CMD")
+            let forms = ProviderDescriptor.all.flatMap(\.environment.texts)
+            #expect(forms.starts(with: ["doh[:URL]", "doh-json:URL", "aliyun:ACCOUNT", "aliyun-v2:ACCOUNT", "dnspod[:ID]", "command:CMD"]))
+            #expect(error.message == "IPCURL_DNS='system': expected " + ProviderDescriptor.alternatives(forms))
         }
     }
 
@@ -119,13 +122,35 @@ import Testing
 
     @Test func registryIsConsistent() {
         let kinds = ProviderDescriptor.all.map(\.kind)
-        #expect(kinds == ProviderKind.allCases.filter(\.isCacheable), "one descriptor per HTTPDNS provider kind")
+        #expect(kinds.starts(with: [.doh, .dohJSON, .aliyun, .dnspod, .command]) && Set(kinds).count == kinds.count,
+                "one descriptor per provider kind")
+        #expect(kinds.allSatisfy { $0.isCacheable })
         for descriptor in ProviderDescriptor.all {
             #expect(descriptor.environment.word == descriptor.kind.rawValue)
+            #expect(!descriptor.flagRows.isEmpty && descriptor.flags.starts(with: descriptor.flagRows.map(\.flag)),
+                    "the flags begin with those the CLI makes rows of: \(descriptor.flags)")
             #expect(descriptor.flags.allSatisfy { flag in ProviderDescriptor.all.filter { $0.flags.contains(flag) }.count == 1 })
         }
         #expect(ProviderDescriptor.flags(accepting: "--httpdns-server") == "--aliyun or --dnspod")
         #expect(ProviderDescriptor.flags(accepting: "--httpdns-secret-file") == "--aliyun")
         #expect(ProviderDescriptor.alternatives(["a", "b", "c"]) == "a, b or c")
     }
+
+    @Test func aKindIsAWordAnyFileMayDeclare() throws {
+        #expect(ProviderKind.testOnly.rawValue == "test-only" && ProviderKind.testOnly.isCacheable)
+        #expect(ProviderKind(rawValue: "doh-json") == .dohJSON && ProviderKind(rawValue: "static") == .staticEntry)
+        for word in ["", "DoH", "do h", "doh\n", "dns/doh", String(repeating: "a", count: 33)] {
+            #expect(ProviderKind(rawValue: word) == nil, "\(Printable.quoted(word))")
+        }
+        #expect([ProviderKind.staticEntry, .system, .cache].allSatisfy { !$0.isCacheable })
+        let json = try JSONEncoder().encode([ProviderKind.dohJSON, .staticEntry, .testOnly])
+        #expect(String(decoding: json, as: UTF8.self) == #"["doh-json","static","test-only"]"#)
+        #expect(try JSONDecoder().decode([ProviderKind].self, from: json) == [.dohJSON, .staticEntry, .testOnly])
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode([ProviderKind].self, from: Data(#"["Not a kind"]"#.utf8)) }
+    }
+}
+
+extension ProviderKind {
+    /// A kind declared outside HTTPDNS, as a provider's resolver file declares its own.
+    static let testOnly = ProviderKind("test-only")
 }

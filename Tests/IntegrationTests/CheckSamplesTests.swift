@@ -19,7 +19,6 @@ import Testing
     @Test func fiveSamplesOpenFiveFreshConnectionsPerAddress() throws {
         let key = "samples-\(UInt32.random(in: 0...UInt32.max))"
         let name = "\(key).any.test"
-        let aliyun = try Provider.aliyun.arguments(lab)
         let result = try ipcurl(["check"] + aliyun + ["--samples", "5", "--all-ips", "--parallel", "1", "--format", "json",
                                                       lab.https(name, "/api/conn?key=\(key)")])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")

@@ -31,7 +31,6 @@ import Testing
 
     @Test func eachAddressOfBothFamiliesGetsItsOwnFreshConnection() throws {
         let name = "probe-\(UInt32.random(in: 0...UInt32.max)).any.test"
-        let aliyun = try Provider.aliyun.arguments(lab)
         let result = try ipcurl(["check"] + aliyun + ["--all-ips", "--format", "json", lab.https(name)])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let found = try probes(result)
@@ -45,7 +44,6 @@ import Testing
         // With one probe at a time, a kept connection would be reused by the next probe of the same name and port
         // (libcurl matches connections by name, not address): every probe then reports the first address.
         let name = "fresh-\(UInt32.random(in: 0...UInt32.max)).any.test"
-        let aliyun = try Provider.aliyun.arguments(lab)
         let urls = (1...3).map { lab.https(name, "/f\($0)") }
         let result = try ipcurl(["check"] + aliyun + ["--parallel", "1", "--all-ips", "--format", "json"] + urls)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
@@ -57,7 +55,6 @@ import Testing
     @Test(arguments: [("-4", "ipv4", "127.0.0.2"), ("-6", "ipv6", "::1")])
     func oneFamilyProbesOnlyThatFamilysAddresses(flag: String, family: String, address: String) throws {
         let name = "family-\(UInt32.random(in: 0...UInt32.max)).any.test"
-        let aliyun = try Provider.aliyun.arguments(lab)
         let result = try ipcurl(["check"] + aliyun + [flag, "--all-ips", "--format", "json", lab.https(name)])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let found = try probes(result)
@@ -67,7 +64,6 @@ import Testing
 
     @Test func probesOfOneNameShareOneHTTPDNSAnswer() throws {
         let name = "shared-\(UInt32.random(in: 0...UInt32.max)).any.test"
-        let aliyun = try Provider.aliyun.arguments(lab)
         let urls = (1...5).map { lab.https(name, "/p\($0)") }
         let result = try ipcurl(["check"] + aliyun + ["--all-ips", "--format", "json"] + urls)
         #expect(result.status == 0, "\(result.stderr)")
@@ -315,7 +311,6 @@ extension CheckTests {
 
     @Test func aURLThatCannotBeProbedIsNotResolved() throws {
         let name = "unprobed-\(UInt32.random(in: 0...UInt32.max)).any.test"
-        let aliyun = try Provider.aliyun.arguments(lab)
         let result = try ipcurl(["check"] + aliyun + ["--no-fallback", "ftp://\(name)/", lab.https("a.test")])
         #expect(result.status == 2, "a URL check cannot probe is a usage error: \(result.stdout)\(result.stderr)")
         #expect(result.stdout.isEmpty && result.stderr.contains("ftp"), "\(result.stderr)")

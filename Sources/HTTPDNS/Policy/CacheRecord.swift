@@ -90,7 +90,7 @@ public struct CacheRecord: Sendable, Equatable {
         }
         guard let family = IPAddress.Family(cacheName: familyValue) else { throw CacheFileError("bad family") }
         guard provider.utf8.count == 32, Hex.decode(provider) != nil else { throw CacheFileError("bad provider digest") }
-        guard ProviderKind(rawValue: sourceName)?.isCacheable == true else { throw CacheFileError("unknown source") }
+        guard ProviderKind(rawValue: sourceName)?.isCacheable == true else { throw CacheFileError("bad source") }
         guard let insecure = Self.flag(insecureValue) else { throw CacheFileError("bad insecure") }
         guard let unverified = Self.flag(unverifiedValue) else { throw CacheFileError("bad unverified") }
         guard let ttl = UInt32(ttlValue), ttl <= ResolverAnswer.maximumTTL else {

@@ -173,3 +173,8 @@ public struct AliyunResolver: Resolver {
 private func isAlphanumeric(_ byte: UInt8) -> Bool {
     (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
 }
+
+extension ProviderKind {
+    /// ``AliyunResolver`` and ``AliyunV2Resolver``.
+    public static let aliyun = ProviderKind("aliyun")
+}

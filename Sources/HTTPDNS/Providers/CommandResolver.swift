@@ -133,3 +133,8 @@ public struct CommandResolver: Resolver, Sendable {
     /// `text` quoted with control characters escaped, its first `limit` characters only, `...` marking a cut.
     static func excerpt(_ text: some StringProtocol, limit: Int) -> String { Printable.quotedExcerpt(text, limit: limit) }
 }
+
+extension ProviderKind {
+    /// ``CommandResolver``.
+    public static let command = ProviderKind("command")
+}

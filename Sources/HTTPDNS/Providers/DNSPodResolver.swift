@@ -124,3 +124,8 @@ public struct DNSPodResolver: Resolver {
         return .answer(ParsedAnswer(host: host, addresses: addresses, ttl: ttl))
     }
 }
+
+extension ProviderKind {
+    /// ``DNSPodResolver``.
+    public static let dnspod = ProviderKind("dnspod")
+}

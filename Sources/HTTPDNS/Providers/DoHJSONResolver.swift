@@ -110,3 +110,8 @@ public struct DoHJSONResolver: Resolver {
         throw FieldError("CNAME chain longer than \(maximumChain)")
     }
 }
+
+extension ProviderKind {
+    /// ``DoHJSONResolver``.
+    public static let dohJSON = ProviderKind("doh-json")
+}

@@ -26,26 +26,10 @@ struct ResolverOptions: Sendable {
     static let tlsCategory = OptionCategory("tls", "TLS trust and verification")
     static let connectionCategory = OptionCategory("connection", "Connections and time limits")
 
-    /// The resolver, trust and time-limit rows every subcommand has. A row whose flag chooses a provider only
-    /// checks its value: ``recordingProviderFlag(_:)`` records the flag.
-    static let rows: [OptionRow<ResolverOptions>] = ([
-        OptionRow("doh", nil, .string, "url", resolverCategory,
-                  "DNS-over-HTTPS server (RFC 8484) to resolve with; repeat to race more (hedged)",
-                  repeatable: true, important: true, secret: SecretArguments.url) { _, argument in
-            try checkServerURL(argument, schemes: ["https"], named: "https://")
-        },
-        OptionRow("doh-url", nil, .string, "url", resolverCategory, "Same as --doh (curl's name for it)",
-                  repeatable: true, secret: SecretArguments.url) { _, argument in
-            try checkServerURL(argument, schemes: ["https"], named: "https://")
-        },
-        OptionRow("doh-json", nil, .string, "url", resolverCategory,
-                  "JSON DNS-over-HTTPS endpoint (Google /resolve, Cloudflare dns-json); repeatable",
-                  repeatable: true, secret: SecretArguments.url) { _, argument in
-            try checkServerURL(argument, schemes: ["https", "http"], named: "http(s)://")
-        },
-        OptionRow("resolver-cmd", nil, .string, "cmd", resolverCategory,
-                  "Run CMD HOST PORT (no shell) and read HOST:PORT:IP[,IP] lines from it", power: .runsProgram) { _, _ in },
-    ] + VendorOptions.rows.map { $0.lifted({ try $1(&$0.vendor) }) } + PolicyOptions.rows.map { $0.lifted({ try $1(&$0.policy) }) } + [
+    /// The resolver, trust and time-limit rows every subcommand has. The rows of the flags that only choose a
+    /// provider are made from the registry (``providerRows``); a row whose flag chooses a provider only checks its
+    /// value: ``recordingProviderFlag(_:)`` records the flag.
+    static let rows: [OptionRow<ResolverOptions>] = (providerRows + PolicyOptions.rows.map { $0.lifted({ try $1(&$0.policy) }) } + [
         OptionRow("resolve", nil, .string, "[+]host:port:addr[,addr]", resolverCategory,
                   "Use ADDR for HOST:PORT (* for every host on PORT), as in curl; wins over HTTPDNS; -HOST:PORT removes "
                   + "an earlier entry", repeatable: true) { $0.resolve.append($1.text) },
@@ -71,6 +55,48 @@ struct ResolverOptions: Sendable {
                   "Maximum seconds for the whole operation, resolution included (0: no limit)",
                   important: true) { $0.maxTime = try $1.seconds() },
     ]).map(recordingProviderFlag)
+
+    /// The providers' rows and the vendor options: first the rows of the flags of the providers that take their
+    /// servers as arguments or have none (``ProviderDescriptor/flagRows``), in registry order; then, in the vendor
+    /// category, each vendor's (a provider whose servers are `--httpdns-server`'s) followed by the vendor options
+    /// only it accepts, and last the vendor options several accept.
+    private static var providerRows: [OptionRow<ResolverOptions>] {
+        let vendorOptions: [OptionRow<ResolverOptions>] = VendorOptions.rows.map { $0.lifted({ try $1(&$0.vendor) }) }
+        let isVendor = { (descriptor: ProviderDescriptor) in descriptor.servers?.source == .vendorServerFlag }
+        var rows = ProviderDescriptor.all.filter { !isVendor($0) }.flatMap { $0.flagRows.map { row($0, resolverCategory) } }
+        var placed: Set<String> = []
+        for vendor in ProviderDescriptor.all.filter(isVendor) {
+            let own = vendorOptions.filter { option in
+                ProviderDescriptor.all.filter { $0.accepts(option.spelling) }.map(\.kind) == [vendor.kind]
+            }
+            rows += vendor.flagRows.map { row($0, VendorOptions.category) } + own
+            placed.formUnion(own.map(\.long))
+        }
+        return rows + vendorOptions.filter { !placed.contains($0.long) }
+    }
+
+    /// The option row of a flag that only chooses a provider: it checks the value, and ``recordingProviderFlag(_:)``
+    /// records the flag.
+    private static func row(_ flag: ProviderFlag, _ category: OptionCategory) -> OptionRow<ResolverOptions> {
+        let long = String(flag.flag.dropFirst(2))
+        switch flag.value {
+        case .boolean:
+            return OptionRow(long, nil, .boolean, "", category, flag.help, repeatable: flag.repeatable,
+                             important: flag.important) { _, _ in }
+        case .text(let placeholder):
+            return OptionRow(long, nil, .string, placeholder, category, flag.help, repeatable: flag.repeatable,
+                             important: flag.important) { _, _ in }
+        case .serverURL(let plainHTTP):
+            return OptionRow(long, nil, .string, "url", category, flag.help, repeatable: flag.repeatable,
+                             important: flag.important, secret: SecretArguments.url) { _, argument in
+                try checkServerURL(argument, schemes: plainHTTP ? ["https", "http"] : ["https"],
+                                   named: plainHTTP ? "http(s)://" : "https://")
+            }
+        case .program:
+            return OptionRow(long, nil, .string, "cmd", category, flag.help, repeatable: flag.repeatable,
+                             important: flag.important, power: .runsProgram) { _, _ in }
+        }
+    }
 
     /// `row`, or, when its flag chooses a provider, `row` recording each use in ``providerFlags``.
     private static func recordingProviderFlag(_ row: OptionRow<ResolverOptions>) -> OptionRow<ResolverOptions> {

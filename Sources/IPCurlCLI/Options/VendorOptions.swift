@@ -4,8 +4,8 @@ import IPCurlCore
 import OptionTable
 
 /// Vendor HTTPDNS options (Alibaba Cloud, Tencent DNSPod). Secrets are read from files or the environment only.
-/// The flags that choose a provider (`--aliyun`, `--dnspod`, `--dnspod-id`, ...) are recorded by
-/// ``ResolverOptions``; their rows here only check values.
+/// The rows of the flags that only choose a provider (`--aliyun`, `--dnspod`, `--dnspod-id`) are made from the
+/// registry by ``ResolverOptions``, which also records every use of a flag that implies one (`--dnspod-key-file`).
 struct VendorOptions: Sendable {
     var secretFile: String?
     var dnspodKeyFile: String?
@@ -24,8 +24,6 @@ struct VendorOptions: Sendable {
     static let category = OptionCategory("httpdns", "Vendor HTTPDNS: Alibaba Cloud and Tencent DNSPod")
 
     static let rows: [OptionRow<VendorOptions>] = [
-        OptionRow("aliyun", nil, .string, "account", category,
-                  "Resolve with Alibaba Cloud HTTPDNS for this account ID") { _, _ in },
         OptionRow("httpdns-secret-file", nil, .file, "file", category,
                   "Sign Alibaba requests with the secret in FILE (or $IPCURL_HTTPDNS_SECRET): v1's sign_d (MD5); v2's "
                   + "HMAC-SHA256 keyed with the secret, which is hex as the console shows it", power: .readsSecret) {
@@ -52,9 +50,6 @@ struct VendorOptions: Sendable {
                   "Alibaba v2: ask this server for the account's service addresses instead of the built-in boot "
                   + "addresses; repeat to race more", repeatable: true, secret: SecretArguments.url,
                   power: .choosesSecretRecipient) { $0.aliyunBootServers.append($1.text) },
-        OptionRow("dnspod", nil, .boolean, "", category, "Resolve with Tencent DNSPod HTTPDNS") { _, _ in },
-        OptionRow("dnspod-id", nil, .string, "id", category,
-                  "DNSPod authorization ID: encrypt queries with the key from --dnspod-key-file") { _, _ in },
         OptionRow("dnspod-key-file", nil, .file, "file", category,
                   "DNSPod encryption key in FILE (or $IPCURL_DNSPOD_KEY)", power: .readsSecret) { $0.dnspodKeyFile = $1.text },
         OptionRow("dnspod-alg", nil, .string, "aes|des", category, "DNSPod cipher: aes (default) or des") { options, argument in

@@ -109,7 +109,7 @@ struct ProbeRun {
             try session.resolve(host: url.host, port: url.port, unicode: url.unicodeHost, within: budget)
         }
         guard let answers else { return try resolve() }
-        return try answers.lookup(host: url.host, port: url.port, resolve)
+        return try answers.lookup(host: url.host, port: url.port, within: budget, resolve)
     }
 
     mutating func probe() -> Bool {

@@ -1,5 +1,6 @@
 import CurlKit
 import HTTPDNS
+import Locking
 
 /// `ipcurl exporter`'s endpoints without the HTTP server: `/probe` as blackbox_exporter answers it (module lookup,
 /// the scrape-timeout rule, `hostname=`, `debug=true`, and ipcurl's `ip=`), and `/metrics`, the exporter's own

@@ -1,5 +1,6 @@
 import CurlKit
 import HTTPDNS
+import Locking
 
 /// What the transfers of one command line share, as curl's one share handle per command: the cookie store (for
 /// the handles whose cookie engine is on: `-b`, `-c`), the TLS session cache and, when the transfers run one after

@@ -10,7 +10,9 @@ extension ProviderDescriptor {
     /// - SeeAlso: ``AliyunResolver``, ``AliyunV2Resolver``, ``AliyunV2Discovery``; Alibaba Cloud HTTPDNS "domain
     ///   name resolution API" and "service discovery API".
     public static let aliyun = ProviderDescriptor(
-        kind: .aliyun, flags: ["--aliyun"], arguments: .last("--aliyun"),
+        kind: .aliyun,
+        flags: [ProviderFlag("--aliyun", .text(placeholder: "account"), "Resolve with Alibaba Cloud HTTPDNS for this account ID")],
+        arguments: .last("--aliyun"),
         options: ["--httpdns-server", "--httpdns-client-ip", "--httpdns-secret-file", "--aliyun-api", "--aliyun-encryption",
                   "--aliyun-aes-key-file", "--aliyun-boot-server"],
         environment: EnvironmentForm("aliyun", "ACCOUNT", variant: "aliyun-v2"),

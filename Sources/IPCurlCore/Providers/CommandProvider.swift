@@ -5,7 +5,9 @@ extension ProviderDescriptor {
     /// ipcurl's `IPCURL_` variables (its secrets).
     /// - SeeAlso: ``CommandResolver``; curl's `--resolve` (the lines the program prints).
     public static let command = ProviderDescriptor(
-        kind: .command, flags: ["--resolver-cmd"], arguments: .last("--resolver-cmd"),
+        kind: .command,
+        flags: [ProviderFlag("--resolver-cmd", .program, "Run CMD HOST PORT (no shell) and read HOST:PORT:IP[,IP] lines from it")],
+        arguments: .last("--resolver-cmd"),
         environment: EnvironmentForm("command", "CMD"), servers: nil,
         settingFlags: [SettingFlag(.resolverCommand, "--resolver-cmd")],
         cacheKey: { choice, _ in "command \(choice.argument ?? "")" },

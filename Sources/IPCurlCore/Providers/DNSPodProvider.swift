@@ -7,7 +7,11 @@ extension ProviderDescriptor {
     /// `$IPCURL_DNSPOD_TOKEN`) they go over https; else they are plain. Each mode has its own documented server.
     /// - SeeAlso: ``DNSPodResolver``; DNSPod HTTPDNS "HTTP/HTTPS query" and "AES/DES encryption".
     public static let dnspod = ProviderDescriptor(
-        kind: .dnspod, flags: ["--dnspod", "--dnspod-id", "--dnspod-key-file", "--dnspod-alg", "--dnspod-token-file"],
+        kind: .dnspod,
+        flags: [ProviderFlag("--dnspod", .boolean, "Resolve with Tencent DNSPod HTTPDNS"),
+                ProviderFlag("--dnspod-id", .text(placeholder: "id"),
+                             "DNSPod authorization ID: encrypt queries with the key from --dnspod-key-file")],
+        impliedBy: ["--dnspod-key-file", "--dnspod-alg", "--dnspod-token-file"],
         arguments: .last("--dnspod-id"), options: ["--httpdns-server", "--httpdns-client-ip"],
         environment: EnvironmentForm("dnspod", "ID", argumentIsOptional: true),
         servers: ProviderServers(.vendorServerFlag, setting: .vendorServer),

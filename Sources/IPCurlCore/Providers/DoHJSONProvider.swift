@@ -5,7 +5,10 @@ extension ProviderDescriptor {
     /// or `IPCURL_DNS=doh-json:URL`.
     /// - SeeAlso: ``DoHJSONResolver``.
     public static let dohJSON = ProviderDescriptor(
-        kind: .dohJSON, flags: ["--doh-json"], arguments: .every(["--doh-json"]),
+        kind: .dohJSON,
+        flags: [ProviderFlag("--doh-json", .serverURL(plainHTTP: true),
+                             "JSON DNS-over-HTTPS endpoint (Google /resolve, Cloudflare dns-json); repeatable", repeatable: true)],
+        arguments: .every(["--doh-json"]),
         environment: EnvironmentForm("doh-json", "URL"),
         servers: ProviderServers(.arguments, setting: .dohJSONServer),
         settingFlags: [SettingFlag(.dohJSONServer, "--doh-json")],

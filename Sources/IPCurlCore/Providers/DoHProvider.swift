@@ -5,7 +5,12 @@ extension ProviderDescriptor {
     /// built-in public servers when no URL is given.
     /// - SeeAlso: ``DoHResolver``; curl's `--doh-url`.
     public static let doh = ProviderDescriptor(
-        kind: .doh, flags: ["--doh", "--doh-url"], arguments: .every(["--doh", "--doh-url"]),
+        kind: .doh,
+        flags: [ProviderFlag("--doh", .serverURL(plainHTTP: false),
+                             "DNS-over-HTTPS server (RFC 8484) to resolve with; repeat to race more (hedged)",
+                             repeatable: true, important: true),
+                ProviderFlag("--doh-url", .serverURL(plainHTTP: false), "Same as --doh (curl's name for it)", repeatable: true)],
+        arguments: .every(["--doh", "--doh-url"]),
         environment: EnvironmentForm("doh", "URL", argumentIsOptional: true),
         servers: ProviderServers(.arguments, setting: .dohServer, defaults: DoHResolver.defaultServers),
         settingFlags: [SettingFlag(.dohServer, "--doh")],

@@ -1,18 +1,24 @@
 import HTTPDNS
 
-/// One HTTPDNS provider as ipcurl offers it, in one value: its kind, the flags that choose it, its `IPCURL_DNS`
-/// form, its servers, the text that identifies its configuration in cache keys and how its resolver is built.
+/// One HTTPDNS provider as ipcurl offers it, in one value: its kind, the flags that choose it and their option rows,
+/// its `IPCURL_DNS` form, its servers, the text that identifies its configuration in cache keys and how its resolver
+/// is built.
 ///
-/// ``all`` is the registry: option parsing, `IPCURL_DNS`, usage errors, cache keys and resolver construction read
-/// it instead of naming providers, so adding a provider is its resolver (and ``ProviderKind`` case) in HTTPDNS, one
-/// descriptor listed in ``all``, and the CLI rows of its flags.
+/// ``all`` is the registry: option parsing and the option rows of the choosing flags, `IPCURL_DNS`, usage errors,
+/// cache keys and resolver construction read it instead of naming providers, so adding a provider is two files (its
+/// resolver in HTTPDNS, which declares its ``ProviderKind``, and its descriptor here) and the descriptor's line in
+/// ``all``.
 /// - SeeAlso: `CURLOPT_RESOLVE` (what every provider's answers become).
 public struct ProviderDescriptor: Sendable, Equatable {
     /// `%{dns_source}`'s and the cache files' name for the provider.
     public let kind: ProviderKind
-    /// The flags that choose the provider; the first names it in messages (`--dnspod`), the others imply it
-    /// (`--dnspod-id`). A boolean one chooses it while on: `--no-dnspod` takes `--dnspod` back.
+    /// The flags that choose the provider: those of ``flagRows``, then those of the provider's settings that imply
+    /// it (`--dnspod-key-file`). The first names it in messages (`--dnspod`). A boolean one chooses it while on:
+    /// `--no-dnspod` takes `--dnspod` back.
     public let flags: [String]
+    /// The flags that only choose the provider (`--dnspod`, `--dnspod-id`), from which the CLI makes their option
+    /// rows: in the resolver category, or the vendor category for a provider whose servers are `--httpdns-server`'s.
+    public let flagRows: [ProviderFlag]
     /// Which given flags' values are the choice's arguments.
     public let arguments: ArgumentFlags
     /// Options that apply to this provider besides its own flags (`--httpdns-server`); refused without one that
@@ -31,13 +37,15 @@ public struct ProviderDescriptor: Sendable, Equatable {
     /// Builds the resolver; a configuration error names the setting at fault.
     let makeResolver: @Sendable (ProviderContext) throws(ResolutionError) -> any Resolver
 
-    /// A descriptor; see the properties for what each part means.
-    init(kind: ProviderKind, flags: [String], arguments: ArgumentFlags, options: [String] = [],
-         environment: EnvironmentForm, servers: ProviderServers?, settingFlags: [SettingFlag],
+    /// A descriptor chosen by the flags of `flags` and by `impliedBy` (the flags of its settings that imply it, whose
+    /// rows set those settings); see the properties for what each part means.
+    init(kind: ProviderKind, flags: [ProviderFlag], impliedBy: [String] = [], arguments: ArgumentFlags,
+         options: [String] = [], environment: EnvironmentForm, servers: ProviderServers?, settingFlags: [SettingFlag],
          cacheKey: @escaping @Sendable (ProviderChoice, ResolverSettings) -> String,
          makeResolver: @escaping @Sendable (ProviderContext) throws(ResolutionError) -> any Resolver) {
         self.kind = kind
-        self.flags = flags
+        self.flags = flags.map(\.flag) + impliedBy
+        flagRows = flags
         self.arguments = arguments
         self.options = options
         self.environment = environment

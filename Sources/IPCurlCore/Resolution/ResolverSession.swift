@@ -1,5 +1,6 @@
 import CurlKit
 import HTTPDNS
+import Locking
 
 /// A request's overall time limit (`-m`), counted from ``start``: resolution and transfer share it.
 /// - SeeAlso: `CURLOPT_TIMEOUT_MS`.

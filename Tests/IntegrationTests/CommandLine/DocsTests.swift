@@ -1,5 +1,6 @@
 import Foundation
 import IPCurlCLI
+import IPCurlCore
 import Testing
 
 /// The man page and completions ipcurl-docs writes from the real option tables.
@@ -52,6 +53,20 @@ import Testing
             }
         }
         #expect(count > 150)
+    }
+
+    /// The option rows of the flags that choose a provider are made from the registry's descriptors: every subcommand
+    /// that resolves offers each flag as its descriptor describes it, in help, the man page and completions.
+    @Test func everyProviderFlagIsTheRowItsDescriptorDescribes() throws {
+        let resolving = Documentation.subcommands.filter { $0.options.contains { $0.long == "doh" } }
+        #expect(resolving.count >= 3, "\(resolving.map(\.name))")
+        for command in resolving {
+            for flag in ProviderDescriptor.all.flatMap(\.flagRows) {
+                let option = try #require(command.options.first { "--" + $0.long == flag.flag }, "\(command.name) lacks \(flag.flag)")
+                #expect(option.help == flag.help && option.repeatable == flag.repeatable, "\(flag.flag)")
+                #expect((option.argument == .boolean) == (flag.value == .boolean), "\(flag.flag)")
+            }
+        }
     }
 
     /// check refuses curl's retry options (exit 2, pointing at --retries): help, the man page and completions do not

@@ -46,7 +46,6 @@ import Testing
 
     @Test func aRelativeCacheDirectoryIsRefused() throws {
         let workingDirectory = try TemporaryDirectory()
-        let aliyun = try Provider.aliyun.arguments(lab)
         let host = "relative-\(UInt32.random(in: 0...UInt32.max)).any.test"
         var environment = ProcessInfo.processInfo.environment
         environment.removeValue(forKey: "IPCURL_DNS")

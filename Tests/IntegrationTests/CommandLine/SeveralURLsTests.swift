@@ -56,7 +56,6 @@ import Testing
     @Test(arguments: [false, true])
     func aRunAsksHTTPDNSOnceForEveryURLOfAName(parallel: Bool) throws {
         let name = "several-\(UInt32.random(in: 0...UInt32.max)).any.test"
-        let aliyun = try Provider.aliyun.arguments(lab)
         let result = try ipcurl(aliyun + (parallel ? ["-Z"] : []) + [
             "--no-dns-cache", "-s", "-o", "/dev/null", "-w", "%{http_code} %{dns_source}\n", lab.https(name, "/n[1-4]"),
         ])

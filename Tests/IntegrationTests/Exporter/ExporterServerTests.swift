@@ -264,6 +264,36 @@ final class RunningExporter: @unchecked Sendable {
         #expect((Self.value("probe_duration_seconds", in: probe.body) ?? 99) < 5, "\(probe.body)")
     }
 
+    /// A probe waiting for another probe's lookup of the same name ends at its own time limit with the error a lone
+    /// probe gives: the HTTPDNS server never answers, the first probe has 29.5 s and the second 1 s. The second's
+    /// response comes while the first one still waits.
+    @Test func aProbeWaitingForAnothersLookupEndsAtItsOwnTimeout() throws {
+        let silent = try SilentListener()
+        let exporter = try RunningExporter(config: config("""
+              patient:
+                prober: http
+                timeout: 30s
+                http: { preferred_ip_protocol: ip4, tls_config: { ca_file: \(lab.ca) } }
+            """), arguments: ["--doh", "https://127.0.0.4:\(silent.port)/dns-query", "--cacert", lab.ca, "--dns-timeout", "30",
+                              "--no-fallback"])
+        let target = Self.encoded(lab.https("a.test"))
+        let first = Process()
+        first.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        first.arguments = ["-sS", "--noproxy", "*", "-H", "X-Prometheus-Scrape-Timeout-Seconds: 30",
+                           exporter.base + "/probe?module=patient&target=" + target]
+        first.standardOutput = FileHandle.nullDevice
+        first.standardError = FileHandle.nullDevice
+        try first.run()
+        defer { if first.isRunning { first.terminate() } }
+        usleep(300_000)  // the first probe is asking the silent server
+        let second = try exporter.get("/probe?debug=true&target=" + target, ["-H", "X-Prometheus-Scrape-Timeout-Seconds: 1.5"])
+        #expect(first.isRunning, "the second probe's response came only after the first probe's lookup ended")
+        #expect(second.status == 200)
+        #expect(Self.value("probe_success", in: second.body) == 0, "\(second.body)")
+        #expect(second.body.contains("Error resolving address") && second.body.contains("Operation timed out after ")
+                && second.body.contains(" milliseconds while resolving a.test"), "\(second.body)")
+    }
+
     @Test func sixteenProbesRunAtOnce() throws {
         let exporter = try exporter()
         let key = "exporter-\(UInt32.random(in: 0...UInt32.max))"

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import HTTPDNS
+import Locking
 
 /// Several transfers of one run, as curl runs them: one after another (the exit code is the last transfer's), or
 /// with `-Z/--parallel` up to `--parallel-max` at once (the exit code is the first failed transfer's, in command-line
