@@ -119,7 +119,7 @@ import Testing
         var judged: mode_t = 0
         let bytes = try LocalFiles.read(path, atMost: 1 << 20) { info throws(CurlError) in
             judged = info.st_mode & 0o777
-            #expect(rename(planted, path) == 0, "the path now names another file")
+            #expect(rename(planted, path) == 0, "the path names another file from here on")
         }
         #expect(judged == 0o600, "the status checked is the opened file's")
         #expect(String(decoding: bytes, as: UTF8.self) == "s3cret-value\n", "the bytes read are the opened file's")
