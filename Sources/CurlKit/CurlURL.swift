@@ -53,11 +53,40 @@ public struct CurlURL: Sendable, Equatable {
             let why = String(cString: curl_url_strerror(result))
             throw CurlError.malformedURL.with(message: "URL rejected: \(why)")
         }
+        try self.init(parsed: handle, length: input.count)
+    }
+
+    /// A redirect's `location` resolved against `base`, as libcurl resolves it when it follows one (`curl -L`:
+    /// URL-encoding what needs it, spaces allowed): what libcurl cannot resolve is curl's error,
+    /// `The redirect target URL could not be parsed: REASON`, exit 3 (1 for a scheme libcurl does not speak).
+    /// - SeeAlso: libcurl's `Curl_follow`, `CURLU_URLENCODE`, `CURLU_ALLOW_SPACE`.
+    public init(redirect location: String, from base: CurlURL, pathAsIs: Bool = false) throws(CurlError) {
+        guard let handle = curl_url() else { throw CurlError.outOfMemory }
+        defer { curl_url_cleanup(handle) }
+        let asIs = UInt32(pathAsIs ? CURLU_PATH_AS_IS : 0)
+        guard curl_url_set(handle, CURLUPART_URL, base.text, UInt32(CURLU_NON_SUPPORT_SCHEME) | asIs) == CURLUE_OK else {
+            throw CurlError.malformedURL.with(message: "URL rejected: \(base.redacted)")
+        }
+        let result = curl_url_set(handle, CURLUPART_URL, location, UInt32(CURLU_URLENCODE) | UInt32(CURLU_ALLOW_SPACE) | asIs)
+        guard result == CURLUE_OK else {
+            let error: CurlError = switch result {
+            case CURLUE_UNSUPPORTED_SCHEME: .unsupportedProtocol
+            case CURLUE_OUT_OF_MEMORY: .outOfMemory
+            case CURLUE_USER_NOT_ALLOWED: .loginDenied
+            default: .malformedURL
+            }
+            throw error.with(message: "The redirect target URL could not be parsed: \(String(cString: curl_url_strerror(result)))")
+        }
+        try self.init(parsed: handle, length: location.count)
+    }
+
+    /// The parts of the URL `handle` holds; `length` is the input's, for a message.
+    private init(parsed handle: OpaquePointer, length: Int) throws(CurlError) {
         func part(_ which: CURLUPart, _ flags: Int32 = 0) -> String? { Self.part(which, of: handle, flags: UInt32(flags)) }
         // The normalized URL always starts with its scheme and `://`: the scheme is read from it, not asked for.
         guard let url = part(CURLUPART_URL), let written = part(CURLUPART_HOST),
               let schemeEnd = url.utf8.firstIndex(of: UInt8(ascii: ":")) else {
-            throw CurlError.malformedURL.with(message: "URL rejected: no host in \(input.count) characters")
+            throw CurlError.malformedURL.with(message: "URL rejected: no host in \(length) characters")
         }
         let scheme = url[..<schemeEnd]
         let isASCII = written.utf8.allSatisfy { $0 < 0x80 }

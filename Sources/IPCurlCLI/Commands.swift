@@ -39,7 +39,7 @@ public enum Commands {
     /// The boundary: tells what the subcommand left untold and returns the exit status.
     static func finish(_ completion: Completion, _ diagnostics: Diagnostics) -> Int32 {
         switch completion {
-        case .failed(let error): diagnostics.emit(.error, error.description)
+        case .failed(let error): diagnostics.emit(.error, Diagnostics.text(of: error))
         case .refused(let error): diagnostics.emit(.error, error.message)
         case .success, .reported, .probesFailed: break
         }

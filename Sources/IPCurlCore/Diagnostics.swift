@@ -43,11 +43,16 @@ public struct Diagnostics: Sendable {
         colour = ProgressMeter.colourAllowed()
     }
 
-    /// Prints `error` as curl does, `PROGRAM: (N) message`, unless errors are hidden; a usage error always prints.
+    /// Prints `error` as curl does (``text(of:)``) unless errors are hidden; a usage error always prints.
     public func error(_ error: CurlError) {
         guard showsErrors || error == .usage("") else { return }
-        emit(.error, error.description)
+        emit(.error, Self.text(of: error))
     }
+
+    /// What follows `PROGRAM: ` for `error`, the one form for every subcommand: `(N) message` as curl prints a
+    /// failure, the message alone for a usage error (exit 2), as curl prints its option errors (`curl: option
+    /// --max-time: expected a proper numerical parameter`).
+    public static func text(of error: CurlError) -> String { error == .usage("") ? error.message : error.description }
 
     /// Prints `line` as `PROGRAM: line`, at `severity`.
     public func emit(_ severity: Severity, _ line: String) {

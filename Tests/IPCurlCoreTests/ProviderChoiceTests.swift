@@ -110,6 +110,22 @@ import Testing
         #expect(try Secret.load(file: shared, variable: nil)?.value == "s3cret-value")
     }
 
+    /// A secret file (and the default config file, read the same way) is judged on the descriptor it is read from:
+    /// a file swapped in at its path between the check and the read is neither judged nor read.
+    @Test func theFileJudgedIsTheFileReadWhateverThePathBecomes() throws {
+        let path = try file("s3cret-value\n")
+        let planted = try file("planted-value\n", mode: 0o644)
+        defer { for each in [path, planted] { try? FileManager.default.removeItem(atPath: each) } }
+        var judged: mode_t = 0
+        let bytes = try LocalFiles.read(path, atMost: 1 << 20) { info throws(CurlError) in
+            judged = info.st_mode & 0o777
+            #expect(rename(planted, path) == 0, "the path names another file from here on")
+        }
+        #expect(judged == 0o600, "the status checked is the opened file's")
+        #expect(String(decoding: bytes, as: UTF8.self) == "s3cret-value\n", "the bytes read are the opened file's")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "planted-value\n", "while the path names the planted one")
+    }
+
     @Test func urlSafety() {
         #expect(Secret(value: "Ab9-._~", origin: "x").isURLSafe)
         for unsafe in ["a&b", "a b", "a=b", "a%", "a/b", "a?b", "é"] { #expect(!Secret(value: unsafe, origin: "x").isURLSafe) }

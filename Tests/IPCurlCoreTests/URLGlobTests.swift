@@ -23,9 +23,53 @@ import Testing
     }
 
     @Test(arguments: ["https://h/[1-", "https://h/{a,b", "https://h/{}", "https://h/[3-1]", "https://h/[1-3:0]",
-                      "https://h/[a-Z]", "https://h/x]", "https://h/{a,{b}}", "https://h/[0-99999][0-99999]"])
+                      "https://h/[a-Z]", "https://h/x]", "https://h/{a,{b}}", "https://h/[1-4294967296][1-4294967296]"])
     func malformedPatternsAreExit3(pattern: String) {
         #expect(throws: CurlError.malformedURL) { try URLGlob(pattern) }
+    }
+
+    /// curl 7.88.1's words and positions (1-based, counted as curl counts them: a set's closing brace and an IPv6
+    /// literal's or `[]`'s bytes add nothing), each checked against `curl -sS URL`.
+    @Test(arguments: [
+        ("http://h/[3-1]", "bad range in URL position 15"), ("http://h/[1-", "bad range in URL position 13"),
+        ("http://h/[a-Z]", "bad range in URL position 15"), ("http://h/[1-3:0]", "bad range in URL position 17"),
+        ("http://h/[1-3:]", "bad range in URL position 16"), ("http://h/[1-3:2x]", "bad range in URL position 15"),
+        ("http://h/[1-3x]", "bad range in URL position 13"), ("http://h/[a-z:30]", "bad range in URL position 18"),
+        ("http://h/[a-c:1x]", "bad range in URL position 11"), ("http://h/[1-3:-1]", "bad range in URL position 18"),
+        ("http://h/[1-18446744073709551616]", "bad range in URL position 13"),
+        ("http://h/[18446744073709551616-1]", "bad range in URL position 11"),
+        ("http://h/[-1]", "bad range specification in URL position 11"),
+        ("http://h/[1-4294967296][1-4294967296]", "range overflow in URL position 38"),
+        ("http://h/{a,b}[1-4294967296][1-4294967296]", "range overflow in URL position 42"),
+        ("http://h/[1-4294967296][1-4294967295]{a,b}", "range overflow"),
+        ("http://h/{a,b", "unmatched brace in URL position 10"), ("http://h/{a,{b}}", "nested brace in URL position 13"),
+        ("http://h/{a,b]", "unexpected close bracket in URL position 14"), ("http://h/{}", "empty string within braces in URL position 11"),
+        ("http://h/x]", "unmatched close brace/bracket in URL position 11"),
+        ("http://h/[::1]/[3-1]", "bad range in URL position 16"), ("http://h/[]/[3-1]", "bad range in URL position 16"),
+        ("http://h/\\[x/[3-1]", "bad range in URL position 19"), ("http://h/{a\\}b,c}[3-1]", "bad range in URL position 22"),
+        ("http://h/" + String(repeating: "[1-1]", count: 99), "too many globs in URL position 505"),
+    ])
+    func refusalsAreCurlsWordsAtCurlsPositions(pattern: String, message: String) {
+        do {
+            _ = try URLGlob(pattern)
+            Issue.record("accepted \(pattern)")
+        } catch {
+            #expect(error == .malformedURL && error.message == "\(message): \(pattern)")
+        }
+    }
+
+    /// No cap on a pattern's URLs: curl's limits alone, a count that overflows 64 bits and numbers beyond them.
+    @Test func patternsOfAnySizeCurlTakesAreTaken() throws {
+        let huge = try URLGlob("https://h/[1-4294967296][1-4294967295]")
+        #expect(huge.count == UInt64(4_294_967_296) * 4_294_967_295)
+        #expect(huge.url(0).url == "https://h/11" && huge.url(1).url == "https://h/12")
+        #expect(huge.url(huge.count - 1).url == "https://h/42949672964294967295")
+        let beyondInt = try URLGlob("https://h/[9223372036854775807-9223372036854775808]")
+        #expect(beyondInt.count == 2 && beyondInt.url(1).url == "https://h/9223372036854775808")
+        #expect(try urls("https://h/[1- 3:+2]") == ["https://h/1", "https://h/3"], "blanks and a sign, as strtoul reads them")
+        #expect(try urls("https://h/[Z-a:3]") == ["https://h/Z", "https://h/]", "https://h/`"], "any letters 25 apart")
+        #expect(try urls("https://h/[]/{a\\,b,c\\}}") == ["https://h/[]/a,b", "https://h/[]/c}"], "[] is text; a set escapes anything")
+        #expect(try urls("https://h/" + String(repeating: "{a}", count: 98)) == ["https://h/" + String(repeating: "a", count: 98)])
     }
 
     @Test func rangesMakeEachValueWhenAsked() throws {

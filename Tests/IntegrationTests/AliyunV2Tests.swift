@@ -382,7 +382,7 @@ import Testing
     func bootServerMisuseIsOneUsageLine(_ options: [String], _ message: String) throws {
         let result = try ipcurl(options + ["https://a.test/"])
         #expect(result.status == 2, "\(result.stderr)")
-        #expect(result.stderr.hasPrefix("ipcurl: (2) \(message)"), "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("ipcurl: \(message)"), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
     }
 

@@ -24,6 +24,37 @@ import Testing
         try expectFailure(["resolve", "127.0.0.1"], exits: 2, mentioning: "not a host name")
     }
 
+    /// A usage error reads `ipcurl: message`, without the exit code, as curl prints its option errors (`curl: option
+    /// --max-time: expected a proper numerical parameter`), whichever subcommand refuses it: fetch, `resolve`,
+    /// `check` and `cache` tell the same refusal in the same words.
+    @Test func aUsageErrorReadsAlikeFromEverySubcommand() throws {
+        let curls = try run("/usr/bin/curl", ["--max-time", "soon", "http://127.0.0.1:1/"], environment: CurlOracle.environment())
+        #expect(curls.status == 2 && curls.stderr.hasPrefix("curl: option --max-time: expected"), "curl's form: \(curls.stderr)")
+        let workingDirectory = try TemporaryDirectory()
+        let refusals: [(arguments: [String], environment: [String: String], message: String)] = [
+            (["--doh", lab.dohURL, "--doh-json", "https://127.0.0.1:1/resolve"], [:],
+             "choose one resolver: --doh and --doh-json were both given"),
+            (["--doh-json", "http://user:pw@127.0.0.1:1/resolve"], [:],
+             "--doh-json 'http://***@127.0.0.1:1/resolve': the URL's user info is sent over https only; use an https:// server"),
+            (lab.resolverArguments, ["IPCURL_CACHE_DIR": "cache"],
+             "IPCURL_CACHE_DIR (cache) is not an absolute path: a relative cache directory would change with the working directory"),
+        ]
+        for (arguments, environment, message) in refusals {
+            var runs = [
+                ("fetch", try ipcurl(arguments + ["--no-fallback", lab.https("a.test")], environment: environment, directory: workingDirectory.path)),
+                ("resolve", try ipcurl(["resolve"] + arguments + ["--no-fallback", "a.test"], environment: environment, directory: workingDirectory.path)),
+                ("check", try ipcurl(["check"] + arguments + ["--no-fallback", lab.https("a.test")], environment: environment,
+                                     directory: workingDirectory.path)),
+            ]
+            if environment["IPCURL_CACHE_DIR"] != nil {
+                runs.append(("cache", try ipcurl(["cache", "list"], environment: environment, directory: workingDirectory.path)))
+            }
+            for (subcommand, result) in runs {
+                #expect(result.status == 2 && result.stdout.isEmpty && result.stderr == "ipcurl: \(message)\n", "\(subcommand): \(result.stderr)")
+            }
+        }
+    }
+
     @Test(arguments: [
         "a.test:443:127.0.0.2,evil.test", "a.test:443:127.0.0.2\nb.test:443:127.0.0.3", "a.test:443:1.2.3.4:5",
         "a.test:443: 127.0.0.2", "a.test:99999:127.0.0.2", "a,b.test:443:127.0.0.2", "a.test:443:",

@@ -418,6 +418,98 @@ import Testing
         #expect(Date().timeIntervalSince(started) < 5, "the grandchild holding stdout must not cost the budget")
     }
 
+    /// HTTPDNS queries follow the environment's proxy variables, as curl's DoH transfers do: through a proxy that
+    /// refuses, no provider's query gets an answer; with the server in `no_proxy` (by its IP, or by the TLS name a
+    /// server given by IP is asked as) it goes direct; through the lab's proxy, the proxy's log holds the query (a
+    /// plain-HTTP query is logged whole, with the name asked).
+    @Test(arguments: [Provider.aliyun, .dnspod, .dohJSONGoogle, .aliyunTLS, .dohJSON])
+    func httpdnsQueriesFollowTheEnvironmentsProxyVariables(_ provider: Provider) throws {
+        let arguments = try provider.arguments(lab)
+        let server = arguments[(arguments.firstIndex { $0 == "--httpdns-server" || $0 == "--doh-json" } ?? 0) + 1]
+        let secure = server.hasPrefix("https://")
+        let variable = secure ? "https_proxy" : "http_proxy"
+        let name = "proxied-\(String(UInt32.random(in: 0...UInt32.max), radix: 16)).any.test"
+        let httpdnsIP = try lab.value("LAB_HTTPDNS_IP")
+        let refused = try ipcurl(["resolve", "--no-fallback"] + arguments + [name], environment: [variable: "http://127.0.0.1:9"])
+        #expect(refused.status == 6 && refused.stderr.contains("Failed to connect to 127.0.0.1 port 9"), "\(refused.stderr)")
+        let direct = try ipcurl(["resolve", "--no-fallback"] + arguments + [name],
+                                environment: [variable: "http://127.0.0.1:9", "no_proxy": "\(httpdnsIP),\(try lab.value("LAB_HTTPDNS_ALIYUN_TLS_NAME"))"])
+        #expect(direct.status == 0, "no_proxy names the server: \(direct.stderr)")
+        let log = try lab.value("LAB_PROXY_LOG")
+        let before = (try? FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) ?? 0
+        let proxied = try ipcurl(["resolve", "--no-fallback"] + arguments + [name],
+                                 environment: [variable: try lab.value("LAB_PROXY_URL")])
+        #expect(proxied.status == 0 && proxied.stdout.hasPrefix("\(name):443:127.0.0.2"), "\(proxied.stderr)")
+        let logged = String(decoding: try Data(contentsOf: URL(fileURLWithPath: log)).dropFirst(before), as: UTF8.self)
+        let authority = server.split(separator: "/")[1]
+        let line = secure ? "CONNECT \(authority) " : "GET http://\(authority)/"
+        #expect(logged.split(separator: "\n").contains { $0.contains(line) && (secure || $0.contains(name)) }, "\(logged)")
+    }
+
+    /// Alibaba's signing secret and DNSPod's AES and DES keys never go over the wire: a signed query carries the
+    /// host, the expiry and the MD5 signature, an encrypted one only ciphertext (the name is not in clear), and no
+    /// request holds the secret in any spelling, read by a server of the test's own.
+    @Test(arguments: [Provider.aliyunSigned, .dnspodAES, .dnspodDES])
+    func vendorSecretsAndKeysNeverGoOverTheWire(_ provider: Provider) throws {
+        let server = try ScriptedResponder(response: Array("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
+        var arguments = try provider.arguments(lab)
+        arguments[arguments.firstIndex(of: "--httpdns-server")! + 1] = "http://\(server.address):\(server.port)"
+        let secretFile = arguments[arguments.firstIndex { $0 == "--httpdns-secret-file" || $0 == "--dnspod-key-file" }! + 1]
+        let secret = try String(contentsOfFile: secretFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = "secret-\(String(UInt32.random(in: 0...UInt32.max), radix: 16)).any.test"
+        let result = try ipcurl(["resolve", "--no-fallback"] + arguments + [name])
+        #expect(result.status == 6, "\(result.stderr)")
+        let heads = server.heads.map { String(decoding: $0, as: UTF8.self) }
+        #expect(!heads.isEmpty, "the query reached the test's server")
+        let spellings = [secret, Data(secret.utf8).map { String(format: "%02x", $0) }.joined(), Data(secret.utf8).base64EncodedString()]
+        for head in heads {
+            for spelling in spellings { #expect(!head.lowercased().contains(spelling.lowercased()), "\(head)") }
+            let requestLine = head.components(separatedBy: "\r\n").first ?? ""
+            let account = arguments[1]
+            let host = NSRegularExpression.escapedPattern(for: name)
+            let pattern = provider == .aliyunSigned
+                ? #"^GET /\#(account)/sign_d\?host=\#(host)&query=4,6&t=[0-9]+&s=[0-9a-f]{32} HTTP/1\.1$"#
+                : #"^GET /d\?dn=[0-9A-Fa-f]+&id=[0-9]+(&alg=aes)?&ttl=1&type=addrs HTTP/1\.1$"#
+            #expect(requestLine.range(of: pattern, options: .regularExpression) != nil, "\(requestLine)")
+        }
+    }
+
+    /// No secret a resolver is given (Alibaba's signing secret, DNSPod's key and token, a resolver URL's user info and
+    /// query) reaches a cache file, `cache list` (text or JSON), a `%{json}` write-out or a report of `check` in any
+    /// format: each is written by runs that used every one of them, then searched.
+    @Test func secretsNeverReachTheCacheAListingAWriteOutOrAReport() throws {
+        let cache = try TemporaryDirectory()
+        let environment = ["IPCURL_CACHE_DIR": cache.path]
+        func trimmed(_ key: String) throws -> String {
+            try String(contentsOfFile: try lab.value(key), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let tls = "\(try lab.value("LAB_HTTPDNS_IP")):\(try lab.value("LAB_HTTPDNS_TLS_PORT"))"
+        let credentialURL = "https://resolver-user:resolver-pw-5@\(tls)/resolve?token=resolver-token-6"
+        let secrets = [try trimmed("LAB_ALIYUN_SECRET_FILE"), try trimmed("LAB_DNSPOD_AES_KEY_FILE"), try trimmed("LAB_DNSPOD_TOKEN_FILE"),
+                       "resolver-user", "resolver-pw-5", "resolver-token-6"]
+        let name = { (tag: String) in "\(tag)-\(String(UInt32.random(in: 0...UInt32.max), radix: 16)).any.test" }
+        let json = ["-s", "-o", "/dev/null", "-w", "%{json}"]
+        var outputs = [
+            try ipcurl(try Provider.aliyunSigned.arguments(lab) + json + [lab.https(name("signed"))], environment: environment),
+            try ipcurl(try Provider.dnspodAES.arguments(lab) + json + [lab.https(name("aes"))], environment: environment),
+            try ipcurl(try Provider.dnspodToken.arguments(lab) + json + [lab.https(name("token"))], environment: environment),
+            try ipcurl(["--doh-json", credentialURL, "--cacert", lab.ca] + json + [lab.https(name("url"))], environment: environment),
+        ]
+        for format in ["text", "json", "junit", "tap", "openmetrics", "html"] {
+            outputs.append(try ipcurl(["check", "--doh-json", credentialURL, "--cacert", lab.ca, "--format", format, lab.https(name("check"))],
+                                      environment: environment))
+        }
+        outputs += [try ipcurl(["cache", "list"], environment: environment), try ipcurl(["cache", "list", "--json"], environment: environment)]
+        for output in outputs { #expect(output.status == 0, "\(output.stderr)") }
+        let files = try FileManager.default.subpathsOfDirectory(atPath: cache.path).compactMap {
+            try? String(contentsOfFile: cache.path + "/" + $0, encoding: .utf8)
+        }
+        #expect(files.count >= 10, "\(files.count) cache files")
+        for text in outputs.flatMap({ [$0.stdout, $0.stderr] }) + files {
+            for secret in secrets { #expect(!text.contains(secret), "\(secret) in \(text.prefix(400))") }
+        }
+    }
+
     @Test func aProxyResolvesTheNameAndNothingIsPinned() throws {
         let name = "proxied-\(String(UInt32.random(in: 0...UInt32.max), radix: 16)).any.test"
         let url = "http://\(name):\(lab.httpPort)/"

@@ -68,7 +68,7 @@ import Testing
             let octal = "0" + String(mode, radix: 8)
             #expect(result.status == 2, "mode \(octal): \(result.stdout)\(result.stderr)")
             #expect(result.stdout.isEmpty)
-            #expect(result.stderr == "ipcurl: (2) \(path): \(why) (mode \(octal)): make it private with chmod 600 \(path)\n")
+            #expect(result.stderr == "ipcurl: \(path): \(why) (mode \(octal)): make it private with chmod 600 \(path)\n")
             #expect(!result.stderr.contains(secret.trimmingCharacters(in: .whitespacesAndNewlines)), "the secret is not shown")
             #expect(try FixtureStats.read(lab).byName[name] == nil, "mode \(octal): nothing is sent")
         }
@@ -81,7 +81,7 @@ import Testing
         #expect(chown(path, 65534, 65534) == 0)
         let result = try ipcurl(try resolve(option, path, uniqueName()))
         #expect(result.status == 2, "\(result.stderr)")
-        #expect(result.stderr == "ipcurl: (2) \(path): owned by uid 65534, not by this user or root: "
+        #expect(result.stderr == "ipcurl: \(path): owned by uid 65534, not by this user or root: "
                 + "make it this user's with chown \(geteuid()) \(path)\n")
         #expect(!result.stderr.contains(secret.trimmingCharacters(in: .whitespacesAndNewlines)))
     }
@@ -129,10 +129,21 @@ import Testing
                 #expect(result.status == 0 && result.stdout.contains("verify=SUCCESS"), "\(result.stderr)")
             } else {
                 #expect(result.status == 2 && result.stdout.isEmpty, "\(result.stderr)")
-                #expect(result.stderr == "ipcurl: (2) \(path): readable by others (mode 0644): make it private with chmod 600 \(path)\n")
+                #expect(result.stderr == "ipcurl: \(path): readable by others (mode 0644): make it private with chmod 600 \(path)\n")
                 #expect(!result.stderr.contains(passphrase))
             }
         }
+    }
+
+    /// `--pass`, `--proxy-pass`, `--tlspassword` and `--proxy-tlspassword` name a file where curl takes the secret
+    /// itself: a secret given as curl takes it is no file to read, exit 26 with one line that never repeats it.
+    @Test(arguments: ["--pass", "--proxy-pass", "--tlspassword", "--proxy-tlspassword"])
+    func aSecretGivenAsCurlTakesItIsNeverRepeated(option: String) throws {
+        let secret = "curl-style-secret-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+        let result = try ipcurl(lab.resolverArguments + ["--no-fallback", option, secret, lab.https("a.test")])
+        #expect(result.status == 26 && result.stdout.isEmpty, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("ipcurl: (26) \(option): ") && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(!result.stderr.contains(secret), "\(result.stderr)")
     }
 
     /// `--proxy-pass` and `--proxy-tlspassword` name secret files too: a 0640 file is read, a 0644 one refused
@@ -147,7 +158,7 @@ import Testing
             #expect(FileManager.default.createFile(atPath: path, contents: Data(passphrase.utf8)) && chmod(path, mode) == 0)
             for options in [tlsClient + [path], ["--proxy-tlsuser", "srpuser", "--proxy-tlspassword", path]] {
                 let result = try ipcurl(proxy + options + lab.resolverArguments + ["-o", "/dev/null", lab.https("a.test")])
-                let refusal = "ipcurl: (2) \(path): readable by others (mode 0644): make it private with chmod 600 \(path)\n"
+                let refusal = "ipcurl: \(path): readable by others (mode 0644): make it private with chmod 600 \(path)\n"
                 #expect(accepted ? result.status != 2 : result.status == 2 && result.stderr == refusal, "\(options): \(result.stderr)")
                 #expect(!result.stderr.contains(passphrase))
             }

@@ -73,7 +73,7 @@ import Testing
     func badEnvironmentValueIsAUsageError(_ value: String) throws {
         let result = try ipcurl(["resolve", "a.test"], environment: ["IPCURL_DNS": value])
         #expect(result.status == 2)
-        #expect(result.stderr.hasPrefix("ipcurl: (2) IPCURL_DNS="))
+        #expect(result.stderr.hasPrefix("ipcurl: IPCURL_DNS="))
         #expect(result.stderr.split(separator: "\n").count == 1)
     }
 

@@ -105,7 +105,11 @@ struct ProxyOptions: Sendable {
         proxy.keyPassphrase = try KeyPassphrase.load(passphrase, variable: "IPCURL_PROXY_PASS",
                                                      needed: settings.tls.certificate != nil || settings.tls.privateKey != nil)
         let srpVariable = settings.tls.srpUser == nil ? nil : KeyPassphrase.set("IPCURL_PROXY_TLSPASSWORD")
-        proxy.srpPassword = try Secret.load(file: srpPasswordFile, variable: srpVariable)
+        if let path = srpPasswordFile {
+            proxy.srpPassword = try KeyPassphrase.read(path, option: "--proxy-tlspassword", variable: "IPCURL_PROXY_TLSPASSWORD")
+        } else {
+            proxy.srpPassword = try Secret.load(file: nil, variable: srpVariable)
+        }
         request.template.proxy = proxy
     }
 }

@@ -46,8 +46,8 @@ extension ProxyOptions {
         },
         OptionRow("proxy-pass", nil, .file, "file", category,
                   "Read the proxy key's passphrase from FILE (else $IPCURL_PROXY_PASS); never from the command line",
-                  power: .readsSecret) {
-            $0.passphrase = .file($1.text)
+                  secret: .whole, power: .readsSecret) {
+            $0.passphrase = .file($1.text, option: "--proxy-pass")
         },
         OptionRow("proxy-ciphers", nil, .string, "list", category, "OpenSSL cipher list for the https:// proxy (TLS 1.2 and below)") {
             $0.settings.tls.ciphers = $1.text
@@ -72,7 +72,7 @@ extension ProxyOptions {
         },
         OptionRow("proxy-tlspassword", nil, .file, "file", category,
                   "Read the TLS-SRP password from FILE (else $IPCURL_PROXY_TLSPASSWORD); never from the command line",
-                  power: .readsSecret) {
+                  secret: .whole, power: .readsSecret) {
             $0.srpPasswordFile = $1.text
         },
     ]

@@ -37,8 +37,8 @@ struct TLSOptions: Sendable {
         },
         OptionRow("pass", nil, .file, "file", category,
                   "Read the private key's passphrase from FILE (else $IPCURL_PASS); never from the command line",
-                  power: .readsSecret) {
-            $0.passphrase = .file($1.text)
+                  secret: .whole, power: .readsSecret) {
+            $0.passphrase = .file($1.text, option: "--pass")
         },
         OptionRow("pinnedpubkey", nil, .string, "hashes|file", category,
                   "The server's public key: sha256//BASE64[;sha256//...] or a PEM/DER key file (mismatch: exit 90)",
@@ -79,7 +79,7 @@ struct TLSOptions: Sendable {
         },
         OptionRow("tlspassword", nil, .file, "file", category,
                   "Read the TLS-SRP password from FILE (else $IPCURL_TLSPASSWORD); never from the command line",
-                  power: .readsSecret) { $0.tlsAuthPasswordFile = $1.text },
+                  secret: .whole, power: .readsSecret) { $0.tlsAuthPasswordFile = $1.text },
         OptionRow("tlsauthtype", nil, .string, "type", category, "TLS authentication method: SRP (the default with --tlsuser)") {
             $0.tls.tlsAuthType = $1.text
         },
@@ -93,7 +93,11 @@ struct TLSOptions: Sendable {
     func apply(to request: inout FetchRequest) throws(CurlError) {
         request.template.tls = tls
         let variable = tls.tlsAuthUser == nil ? nil : KeyPassphrase.set("IPCURL_TLSPASSWORD")
-        request.template.tlsAuthPassword = try Secret.load(file: tlsAuthPasswordFile, variable: variable)
+        if let path = tlsAuthPasswordFile {
+            request.template.tlsAuthPassword = try KeyPassphrase.read(path, option: "--tlspassword", variable: "IPCURL_TLSPASSWORD")
+        } else {
+            request.template.tlsAuthPassword = try Secret.load(file: nil, variable: variable)
+        }
         request.template.keyPassphrase = try KeyPassphrase.load(passphrase, variable: "IPCURL_PASS",
                                                                 needed: tls.certificate != nil || tls.privateKey != nil)
     }

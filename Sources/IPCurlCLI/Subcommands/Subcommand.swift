@@ -7,7 +7,8 @@ import OptionTable
 enum Completion: Error {
     /// Everything worked.
     case success
-    /// Not told yet: printed as curl prints errors, `ipcurl: (N) message`; exit N.
+    /// Not told yet: printed as curl prints errors, `ipcurl: (N) message` (a usage error without the number,
+    /// ``Diagnostics/text(of:)``); exit N.
     case failed(CurlError)
     /// Not told yet: printed as curl prints option errors, `ipcurl: message` without the number; exit N.
     case refused(CurlError)

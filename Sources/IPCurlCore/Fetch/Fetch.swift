@@ -47,6 +47,11 @@ public enum Fetch {
             report.effectiveURL = refused
             report.redirectURL = ""
         }
+        // curl counts a redirect to a URL it cannot parse too, and keeps the last URL as the effective one.
+        if run.unparsedRedirect {
+            report.numRedirects += 1
+            report.redirectURL = ""
+        }
         // libcurl counts the header line it stops at; the handle whose callback refused that line does not.
         if run.headerFailure != nil { report.counts.sizeHeader = Int64(run.headerBytes) }
         return FetchOutcome(error: failure, report: report)
@@ -94,6 +99,8 @@ final class FetchRun {
     /// The redirect URL refused for its scheme (ipcurl's own rule, `--proto`, `--proto-redir`) or its user name
     /// (`--disallow-username-in-url`), ending the chain.
     var refusedRedirect: String?
+    /// Whether the chain ended on a `Location` libcurl cannot parse: the hop counts, the URL stays the last one.
+    var unparsedRedirect = false
 
     init(request: FetchRequest, session: ResolverSession, share: CommandShare) {
         self.request = request
@@ -134,7 +141,7 @@ final class FetchRun {
             dnsMicroseconds = 0  // like the other -w times, %{dns_time} is the last attempt's
             chain = RedirectChain()
             (headerBytes, headerFailure) = (0, nil)
-            (lastHandle, refusedRedirect) = (nil, nil)
+            (lastHandle, refusedRedirect, unparsedRedirect) = (nil, nil, false)
             var failure: CurlError?
             do throws(CurlError) { try followChain() } catch { failure = error }
             let attempt = RetryRules.Attempt(
@@ -232,18 +239,29 @@ final class FetchRun {
                 payload = .none
             }
             if request.autoReferer { referer = url.referer }
+            let pathAsIs = request.template.tuning.pathAsIs
+            // libcurl hands over a Location it could not resolve as it came. One without a scheme (RFC 3986) is
+            // resolved here as curl -L resolves it, so one libcurl cannot parse ends as curl's does (exit 3, the hop
+            // counted); text before a colon that is no scheme is never taken for one.
+            var target = next
+            if RedirectRules.scheme(of: next) == nil {
+                do throws(CurlError) { target = try CurlURL(redirect: next, from: url, pathAsIs: pathAsIs).text } catch {
+                    unparsedRedirect = true
+                    throw error
+                }
+            }
             // Checked before parsing: libcurl's parser rejects some schemes' URLs (file:///x has no host) with exit 3.
-            let scheme = next.prefix { $0 != ":" }.lowercased()
+            let scheme = RedirectRules.scheme(of: target) ?? ""
             do throws(CurlError) {
                 try Self.requireHTTP(scheme)
                 try request.protocols.require(scheme, redirect: true)
             } catch {
-                refusedRedirect = next
+                refusedRedirect = target
                 throw error
             }
-            url = try CurlURL(next, pathAsIs: request.template.tuning.pathAsIs)
+            url = try CurlURL(target, pathAsIs: pathAsIs)
             do throws(CurlError) { try request.template.auth.check(url) } catch {
-                refusedRedirect = next
+                refusedRedirect = target
                 throw error
             }
             diagnostics.trace("* Issue another request to this URL: '\(url.redacted)'\n")

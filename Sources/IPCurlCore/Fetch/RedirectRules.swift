@@ -48,6 +48,20 @@ public struct RedirectRules: Sendable, Equatable {
         url.scheme == other.scheme && url.host.lowercased() == other.host.lowercased() && url.port == other.port
     }
 
+    /// The scheme `location` starts with, lowercased: RFC 3986's `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`
+    /// before a colon; `nil` when it has none (a relative reference, or text that only holds a colon).
+    public static func scheme(of location: String) -> String? {
+        let isLetter = { (byte: UInt8) in (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
+        let isSchemeByte = { (byte: UInt8) in
+            isLetter(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || "+-.".utf8.contains(byte)
+        }
+        let bytes = location.utf8
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), let first = bytes.first, colon != bytes.startIndex,
+              isLetter(first), bytes[..<colon].allSatisfy(isSchemeByte)
+        else { return nil }
+        return String(decoding: bytes[..<colon], as: UTF8.self).lowercased()
+    }
+
     /// Whether `status` with a Location is followed (curl 7.88 follows any 3xx with a Location, even 304).
     public static func isFollowed(status: Int) -> Bool { (300...399).contains(status) }
 

@@ -67,7 +67,7 @@ import Testing
             let run = try oracle.ours(["-sS"] + options + [lab.api("a.test", "flaky?key=\(key)&fails=0")], environment: ["HOME": scratch.path])
             if let problem {
                 #expect(run.status == 2, "\(run.stderr)")
-                #expect(run.stderr == "ipcurl: (2) \(scratch.path)/.netrc: \(problem): make it private with chmod 600 \(scratch.path)/.netrc\n",
+                #expect(run.stderr == "ipcurl: \(scratch.path)/.netrc: \(problem): make it private with chmod 600 \(scratch.path)/.netrc\n",
                         "\(run.stderr)")
             } else {
                 #expect(run.status == 0, "\(run.stderr)")

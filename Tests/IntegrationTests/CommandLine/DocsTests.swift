@@ -39,6 +39,31 @@ import Testing
         #expect(table.count >= 8 && table.contains("| `resolver-cmd` | runs a program |"))
     }
 
+    /// Every test SECURITY.md names as a promise's proof exists: `Suite/test` is a test function in a file that
+    /// declares or extends the suite, a bare `SuiteTests` a suite.
+    @Test func securityNamesOnlyTestsThatExist() throws {
+        let security = try String(contentsOfFile: Lab.repoRoot + "/SECURITY.md", encoding: .utf8)
+        var suites: [String: String] = [:]
+        let declaration = try NSRegularExpression(pattern: #"(?:struct|class|enum|extension) ([A-Za-z0-9]+Tests)\b"#)
+        let files = FileManager.default.enumerator(atPath: Lab.repoRoot + "/Tests")?.compactMap { $0 as? String } ?? []
+        for file in files where file.hasSuffix(".swift") {
+            let text = try String(contentsOfFile: Lab.repoRoot + "/Tests/" + file, encoding: .utf8)
+            for match in declaration.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                suites[String(text[Range(match.range(at: 1), in: text)!]), default: ""] += text
+            }
+        }
+        let citation = try NSRegularExpression(pattern: #"`([A-Z][A-Za-z0-9]*Tests)(?:/([A-Za-z0-9_]+))?`"#)
+        let cited = citation.matches(in: security, range: NSRange(security.startIndex..., in: security)).map { match in
+            (String(security[Range(match.range(at: 1), in: security)!]), Range(match.range(at: 2), in: security).map { String(security[$0]) })
+        }
+        #expect(cited.count > 100, "SECURITY.md cites its tests")
+        for (suite, test) in cited {
+            let text = suites[suite]
+            #expect(text != nil, "SECURITY.md names \(suite), which no file declares")
+            if let test, let text { #expect(text.contains("func \(test)("), "SECURITY.md names \(suite)/\(test), which does not exist") }
+        }
+    }
+
     @Test func everyOptionOfEverySubcommandIsDocumentedAndCompleted() throws {
         let page = try read("ipcurl.1"), bash = try read("ipcurl.bash"), zsh = try read("_ipcurl"), fish = try read("ipcurl.fish")
         var count = 0

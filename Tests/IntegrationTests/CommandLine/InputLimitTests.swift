@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 
-/// Local input of any size: a glob of two million URLs starts its first transfer at once, and `-K` files, their
-/// lines and targets files beyond their caps (16 MiB a file, 1 MiB a `-K` line) are exit 2 with one line, read no
-/// further than the cap, whether the file is regular, `/dev/zero`, a FIFO that never ends or stdin.
+/// Local input of any size: a glob of two million URLs, or one URL of 2^64 - 2^32, starts its first transfer at once,
+/// a glob curl refuses is refused with curl's code and message, and `-K` files, their lines and targets files beyond
+/// their caps (16 MiB a file, 1 MiB a `-K` line) are exit 2 with one line, read no further than the cap, whether the
+/// file is regular, `/dev/zero`, a FIFO that never ends or stdin.
 ///
 /// Every run is limited to 256 MiB of data (`prlimit --data`) unless a sanitizer's shadow memory needs more, so
 /// input read without a bound ends in a quick crash rather than in the machine's memory.
@@ -64,6 +65,42 @@ import Testing
     func aHugeGlobStartsItsFirstTransferAtOnce(parallel: [String]) throws {
         let line = try firstLine(pin + parallel + ["-s", "-o", "/dev/null", "-w", "%{urlnum} %{http_code}\n"] + hugeGlob)
         #expect(line == "0 200", "the first transfer's -w line, before any other URL is made")
+    }
+
+    /// One pattern of any size, as curl takes it: no cap on the URLs a glob makes, only curl's own limits (a count
+    /// that overflows 64 bits, numbers beyond them, 100 parts). Each is the pattern and its first URL's query, as
+    /// curl 7.88.1 makes it.
+    @Test(arguments: [("?n=[1-200000]", "?n=1"), ("?a=[1-2000]&b=[1-1000]", "?a=1&b=1"),
+                      ("?a=[1-4294967296]&b=[1-4294967295]", "?a=1&b=1"),
+                      ("?n=[9223372036854775807-9223372036854775808]", "?n=9223372036854775807")])
+    func aSingleGlobOfAnySizeStartsItsFirstTransferAtOnce(pattern: String, first: String) throws {
+        let path = "/files/empty.txt"
+        let line = try firstLine(pin + ["-s", "-o", "/dev/null", "-w", "%{urlnum} %{http_code} %{url_effective}\n",
+                                        lab.https("a.test", path + pattern)])
+        #expect(line == "0 200 \(lab.https("a.test", path + first))", "the first transfer's -w line, before any other URL is made")
+    }
+
+    /// Globs curl 7.88.1 refuses, each for one of its rules: a count past 64 bits (after a range, or at a set, where
+    /// curl names no position), a number past 64 bits, a malformed range, set or bracket, 100 parts.
+    static let refusedGlobs = [
+        "[1-4294967296][1-4294967296]", "{a,b}[1-4294967296][1-4294967296]", "[1-4294967296][1-4294967295]{a,b}",
+        "[1-18446744073709551616]", "[18446744073709551616-1]", "[3-1]", "[1-3:0]", "[1-3:2x]", "[1-3x]", "[5]", "[5-5:2]",
+        "[a-Z]", "[A-z]", "[a-z:30]", "[a-]", "[-1]", "{a,b", "{a,{b}}", "{}", "x]", "{a}]",
+        String(repeating: "[1-1]", count: 99), String(repeating: "x{a}", count: 50),
+    ]
+
+    /// A glob curl 7.88.1 refuses: the same exit code and message (curl draws a caret under the position on two more
+    /// lines; ipcurl's one line names the URL instead).
+    @Test(arguments: refusedGlobs)
+    func aGlobCurlRefusesIsRefusedWithCurlsCodeAndMessage(pattern: String) throws {
+        let url = lab.https("a.test", "/" + pattern)
+        let ours = try limited(pin + ["-sS", url])
+        let curls = try run("/usr/bin/curl", ["-sS", "--resolve", "a.test:\(lab.httpsPort):\(lab.ip)", "--cacert", lab.ca, url],
+                            environment: CurlOracle.environment())
+        #expect(ours.status == 3 && curls.status == 3, "ipcurl \(ours.status) \(ours.stderr), curl \(curls.status) \(curls.stderr)")
+        let curlsLine = String(curls.stderr.split(separator: "\n").first?.dropFirst("curl: ".count) ?? "")
+        let message = curlsLine.hasSuffix(":") ? String(curlsLine.dropLast()) : curlsLine
+        #expect(ours.stderr == "ipcurl: \(message): \(url)\n", "curl: \(curls.stderr)")
     }
 
     /// Writes a file of `size` bytes of `# filler` comment lines (the last one cut) and returns its path.

@@ -50,14 +50,14 @@ import Testing
         var environment = ProcessInfo.processInfo.environment
         environment.removeValue(forKey: "IPCURL_DNS")
         environment["IPCURL_CACHE_DIR"] = "cache"
-        for arguments in [aliyun + ["-s", "-o", "/dev/null", lab.https(host)], ["resolve"] + aliyun + [host], ["cache", "list"]] {
+        for arguments in [aliyun + ["-s", "-o", "/dev/null", lab.https(host)], ["resolve"] + aliyun + [host], ["check"] + aliyun + [lab.https(host)],
+                          ["cache", "list"]] {
             let result = try run("/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", workingDirectory.path, ipcurlBinary()] + arguments,
                                  environment: environment)
             #expect(result.status == 2, "\(arguments): \(result.stdout)\(result.stderr)")
-            let lines = result.stderr.split(separator: "\n")
-            // As the other resolver settings' errors: `ipcurl: (2) …` from a fetch or resolve, `ipcurl: …` from cache.
-            #expect(lines.count == 1 && lines.first?.hasPrefix("ipcurl: ") == true
-                    && result.stderr.contains("IPCURL_CACHE_DIR (cache) is not an absolute path"), "\(arguments): \(result.stderr)")
+            // One usage error, told alike by every subcommand.
+            #expect(result.stderr == "ipcurl: IPCURL_CACHE_DIR (cache) is not an absolute path: a relative cache directory would change "
+                    + "with the working directory\n", "\(arguments): \(result.stderr)")
             #expect(try FileManager.default.contentsOfDirectory(atPath: workingDirectory.path).isEmpty,
                     "\(arguments): nothing is made in the working directory")
         }

@@ -67,6 +67,10 @@ import Testing
         Line(name: "bearer token file (or a token given as curl takes it)",
              arguments: ["--oauth2-bearer", "DIR/bearer-name-secret", "http://a.test:PORT/"],
              secrets: ["bearer-name-secret"], kept: ["--oauth2-bearer"]),
+        Line(name: "passphrase and password files (or secrets given as curl takes them)",
+             arguments: ["--pass", "DIR/pass-name-secret", "--proxy-pass=DIR/pass-name-secret", "--tlspassword", "DIR/pass-name-secret",
+                         "--proxy-tlspassword", "DIR/pass-name-secret", "http://a.test:PORT/"],
+             secrets: ["pass-name-secret"], kept: ["--pass", "--proxy-pass=", "--tlspassword", "--proxy-tlspassword"]),
         Line(name: "check's headers",
              arguments: ["check", "-H", "Authorization: Bearer chk-secret-1", "http://a.test:PORT/"],
              secrets: ["chk-secret-1"], kept: ["Authorization:"]),
@@ -79,6 +83,7 @@ import Testing
         let scratch = try TemporaryDirectory()
         try "".write(toFile: scratch.path + "/jar.txt", atomically: false, encoding: .utf8)
         try writePrivateFile("token\n", to: scratch.path + "/bearer-name-secret")
+        try writePrivateFile("passphrase\n", to: scratch.path + "/pass-name-secret")
         let fill = { (text: String) in
             text.replacingOccurrences(of: "PORT", with: String(listener.port)).replacingOccurrences(of: "DIR", with: scratch.path)
         }

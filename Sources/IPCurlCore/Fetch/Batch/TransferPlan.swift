@@ -11,28 +11,36 @@ public struct TransferPlan: Sequence, Sendable {
         /// `-T`'s pattern: every URL of `urls` runs for its first file, then for the next.
         let uploads: URLGlob?
 
-        var count: Int { (urls?.count ?? 1) * (uploads?.count ?? 1) }
+        /// How many URLs the slot's pattern makes, and how many `-T` files: the slot runs every URL for each file.
+        var urlCount: UInt64 { urls?.count ?? 1 }
+        var uploadCount: UInt64 { uploads?.count ?? 1 }
 
-        /// The `index`th transfer of the slot.
-        func transfer(_ index: Int) -> PlannedTransfer {
+        /// The transfer of URL `url` for file `upload`.
+        func transfer(url: UInt64, upload: UInt64) -> PlannedTransfer {
             guard let urls else {
                 return PlannedTransfer(url: slot.url, output: slot.output, remoteName: slot.remoteName,
                                        operation: slot.operation, urlNumber: number, upload: slot.upload)
             }
-            let (url, values) = urls.url(index % urls.count)
-            return PlannedTransfer(url: url, output: slot.output.map { URLGlob.substitute(into: $0, values: values) },
+            let (text, values) = urls.url(url)
+            return PlannedTransfer(url: text, output: slot.output.map { URLGlob.substitute(into: $0, values: values) },
                                    remoteName: slot.remoteName, operation: slot.operation, urlNumber: number,
-                                   upload: uploads?.url(index / urls.count).url)
+                                   upload: uploads?.url(upload).url)
         }
     }
 
     let entries: [Entry]
-    /// How many transfers the plan makes.
+    /// How many transfers the plan makes, `Int.max` for that many or more (a glob may make up to 2^64 - 1).
     public let count: Int
 
     init(_ entries: [Entry]) {
         self.entries = entries
-        count = entries.reduce(0) { $0 + $1.count }
+        var total: UInt64 = 0
+        for entry in entries {
+            let (product, overflowed) = entry.urlCount.multipliedReportingOverflow(by: entry.uploadCount)
+            let (sum, past) = total.addingReportingOverflow(product)
+            total = overflowed || past ? .max : sum
+        }
+        count = total >= UInt64(Int.max) ? .max : Int(total)
     }
 
     public func makeIterator() -> Iterator { Iterator(entries: entries) }
@@ -40,18 +48,22 @@ public struct TransferPlan: Sequence, Sendable {
     /// Makes the plan's transfers in order, each when it is asked for.
     public struct Iterator: IteratorProtocol, Sendable {
         let entries: [Entry]
-        private var entry = 0, index = 0
+        private var entry = 0
+        private var url: UInt64 = 0, upload: UInt64 = 0
 
         init(entries: [Entry]) { self.entries = entries }
 
         public mutating func next() -> PlannedTransfer? {
             while entry < entries.count {
-                guard index < entries[entry].count else {
-                    (entry, index) = (entry + 1, 0)
+                let current = entries[entry]
+                guard upload < current.uploadCount else {
+                    (entry, url, upload) = (entry + 1, 0, 0)
                     continue
                 }
-                index += 1
-                return entries[entry].transfer(index - 1)
+                let transfer = current.transfer(url: url, upload: upload)
+                url += 1
+                if url == current.urlCount { (url, upload) = (0, upload + 1) }
+                return transfer
             }
             return nil
         }
