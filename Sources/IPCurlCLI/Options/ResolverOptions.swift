@@ -62,17 +62,27 @@ struct ResolverOptions: Sendable {
     /// only it accepts, and last the vendor options several accept.
     private static var providerRows: [OptionRow<ResolverOptions>] {
         let vendorOptions: [OptionRow<ResolverOptions>] = VendorOptions.rows.map { $0.lifted({ try $1(&$0.vendor) }) }
-        let isVendor = { (descriptor: ProviderDescriptor) in descriptor.servers?.source == .vendorServerFlag }
-        var rows = ProviderDescriptor.all.filter { !isVendor($0) }.flatMap { $0.flagRows.map { row($0, resolverCategory) } }
-        var placed: Set<String> = []
-        for vendor in ProviderDescriptor.all.filter(isVendor) {
-            let own = vendorOptions.filter { option in
-                ProviderDescriptor.all.filter { $0.accepts(option.spelling) }.map(\.kind) == [vendor.kind]
-            }
-            rows += vendor.flagRows.map { row($0, VendorOptions.category) } + own
-            placed.formUnion(own.map(\.long))
+        // Made at every start: plain loops over indices, no set, key path or descriptor copy.
+        let descriptors = ProviderDescriptor.all
+        var owner = [Int](repeating: -1, count: vendorOptions.count)  // the one provider accepting it, else -1
+        for option in vendorOptions.indices {
+            let spelling = vendorOptions[option].spelling
+            let accepting = descriptors.indices.filter { descriptors[$0].accepts(spelling) }
+            if accepting.count == 1 { owner[option] = accepting[0] }
         }
-        return rows + vendorOptions.filter { !placed.contains($0.long) }
+        var rows: [OptionRow<ResolverOptions>] = []
+        for index in descriptors.indices where descriptors[index].servers?.source != .vendorServerFlag {
+            for flag in descriptors[index].flagRows { rows.append(row(flag, resolverCategory)) }
+        }
+        for index in descriptors.indices where descriptors[index].servers?.source == .vendorServerFlag {
+            for flag in descriptors[index].flagRows { rows.append(row(flag, VendorOptions.category)) }
+            for option in vendorOptions.indices where owner[option] == index { rows.append(vendorOptions[option]) }
+        }
+        for option in vendorOptions.indices where owner[option] == -1
+            || descriptors[owner[option]].servers?.source != .vendorServerFlag {
+            rows.append(vendorOptions[option])
+        }
+        return rows
     }
 
     /// The option row of a flag that only chooses a provider: it checks the value, and ``recordingProviderFlag(_:)``
