@@ -138,21 +138,24 @@ public struct CurlURL: Sendable, Equatable {
 
     /// Part `which` of `url` (a normalized URL, parsed again as it is), or `nil` when it has none.
     private static func part(_ which: CURLUPart, of url: String) -> String? {
-        guard let handle = curl_url() else { return nil }
-        defer { curl_url_cleanup(handle) }
-        let flags = UInt32(CURLU_NON_SUPPORT_SCHEME) | UInt32(CURLU_PATH_AS_IS)
-        guard curl_url_set(handle, CURLUPART_URL, url, flags) == CURLUE_OK else { return nil }
-        return part(which, of: handle)
+        parsed(url, flags: UInt32(CURLU_NON_SUPPORT_SCHEME) | UInt32(CURLU_PATH_AS_IS)) { part(which, of: $0) }
     }
 
     /// `url` parsed with `flags`, changed by `edit`, and put together again as libcurl spells it; `nil` when it
     /// does not parse.
     private static func rebuilt(_ url: String, flags: UInt32, _ edit: (OpaquePointer) -> Void) -> String? {
+        parsed(url, flags: flags) { handle in
+            edit(handle)
+            return part(CURLUPART_URL, of: handle)
+        }
+    }
+
+    /// What `read` finds in `url` parsed with `flags` by a handle of its own; `nil` when it does not parse.
+    private static func parsed<T>(_ url: String, flags: UInt32, _ read: (OpaquePointer) -> T?) -> T? {
         guard let handle = curl_url() else { return nil }
         defer { curl_url_cleanup(handle) }
         guard curl_url_set(handle, CURLUPART_URL, url, flags) == CURLUE_OK else { return nil }
-        edit(handle)
-        return part(CURLUPART_URL, of: handle)
+        return read(handle)
     }
 
     /// libcurl converts IDNs with libidn2's locale-dependent `idn2_lookup_ul`, so a program that never called

@@ -114,8 +114,6 @@ extension FetchRun {
         let pinned = session.settings.staticEntries.filter { given in !own.contains { $0.host == given.host && $0.port == given.port } }
         spec.resolveEntries = pinned.isEmpty && extraPins.isEmpty ? own : Self.uniqued(pinned + own)
         let handle = try spec.makeHandle(stream: stream)
-        // No proxy anywhere: libcurl is told so rather than reading the proxy variables again for every transfer.
-        if ProxyEnvironment.isUnconfigured(request.template.proxy) { try handle.bypassProxies() }
         diagnostics.trace(DecisionLog.entries(spec.resolveEntries))
         try share.attach(to: handle)
         if let entry, share.needsNewConnection(for: entry) {

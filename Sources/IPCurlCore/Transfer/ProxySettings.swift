@@ -53,6 +53,8 @@ public struct ProxySettings: Sendable, Equatable {
     /// verifies the proxy with unless `--proxy-capath` is given; `targetCRLFile` is `--crlfile`'s, used unless
     /// `--proxy-crlfile` is given.
     func apply(to handle: EasyHandle, targetCAPath: String?, targetCRLFile: String? = nil) throws(CurlError) {
+        // No proxy anywhere: libcurl is told so rather than reading the proxy variables again for every transfer.
+        if ProxyEnvironment.isUnconfigured(self) { try handle.bypassProxies() }
         if let url {
             try handle.set(proxy: url)
             try handle.set(proxyType: type)
