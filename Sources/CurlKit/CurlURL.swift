@@ -53,7 +53,7 @@ public struct CurlURL: Sendable, Equatable {
             let why = String(cString: curl_url_strerror(result))
             throw CurlError.malformedURL.with(message: "URL rejected: \(why)")
         }
-        try self.init(parsed: handle, length: input.count)
+        try self.init(parsed: handle, length: input.utf8.count)
     }
 
     /// A redirect's `location` resolved against `base`, as libcurl resolves it when it follows one (`curl -L`:
@@ -77,7 +77,7 @@ public struct CurlURL: Sendable, Equatable {
             }
             throw error.with(message: "The redirect target URL could not be parsed: \(String(cString: curl_url_strerror(result)))")
         }
-        try self.init(parsed: handle, length: location.count)
+        try self.init(parsed: handle, length: location.utf8.count)
     }
 
     /// The parts of the URL `handle` holds; `length` is the input's, for a message.
@@ -86,7 +86,7 @@ public struct CurlURL: Sendable, Equatable {
         // The normalized URL always starts with its scheme and `://`: the scheme is read from it, not asked for.
         guard let url = part(CURLUPART_URL), let written = part(CURLUPART_HOST),
               let schemeEnd = url.utf8.firstIndex(of: UInt8(ascii: ":")) else {
-            throw CurlError.malformedURL.with(message: "URL rejected: no host in \(length) characters")
+            throw CurlError.malformedURL.with(message: "URL rejected: no host in \(length) bytes")
         }
         let scheme = url[..<schemeEnd]
         let isASCII = written.utf8.allSatisfy { $0 < 0x80 }

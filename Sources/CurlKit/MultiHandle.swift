@@ -73,6 +73,74 @@ public final class MultiHandle {
         return finished
     }
 
+    /// Runs `easy` alone to completion on the calling thread, as `curl_easy_perform` does on a multi handle of its
+    /// own (poll, then perform, until the transfer's message arrives). The loop keeps its wake-up socket pair and
+    /// its caches for the next transfer, where `curl_easy_perform` makes a multi handle for each new easy handle;
+    /// its DNS cache holds no pin of an earlier transfer that this one does not set (``forgetEarlierPins(for:)``),
+    /// as a multi handle of its own would not.
+    /// - SeeAlso: `curl_easy_perform`, `curl_multi_poll`, `curl_multi_info_read`.
+    public func performAlone(_ easy: EasyHandle) throws(CurlError) {
+        if !keepsFiveConnections {
+            // curl_easy_perform gives its multi handle the easy handle's CURLOPT_MAXCONNECTS, 5 unless set (ipcurl
+            // never sets it); a multi handle's own default keeps 4 per easy handle on it.
+            _ = ccurl_multi_setopt_long(raw, CURLMOPT_MAXCONNECTS, 5)
+            keepsFiveConnections = true
+        }
+        let entries = try forgetEarlierPins(for: easy)
+        easy.prepareForTransfer()
+        let added = curl_multi_add_handle(raw, easy.raw)
+        guard added == CURLM_OK else { throw Self.error("curl_multi_add_handle", added) }
+        defer { curl_multi_remove_handle(raw, easy.raw) }
+        while true {
+            var code = curl_multi_poll(raw, nil, 0, 1000, nil)
+            var running: Int32 = 0
+            if code == CURLM_OK { code = curl_multi_perform(raw, &running) }
+            guard code == CURLM_OK else {
+                // curl_easy_perform's mapping: out of memory is exit 27, any other multi error 43.
+                throw CurlError(code == CURLM_OUT_OF_MEMORY ? CURLE_OUT_OF_MEMORY : CURLE_BAD_FUNCTION_ARGUMENT,
+                                message: String(cString: curl_multi_strerror(code)))
+            }
+            guard running == 0 else { continue }
+            var queued: Int32 = 0
+            if let message = curl_multi_info_read(raw, &queued) {
+                let result = message.pointee.data.result
+                // A transfer that ended well loaded its entries, and with them the removals.
+                if result == CURLE_OK { (loaded, unsure) = (entries, []) }
+                try easy.finish(result)
+                return
+            }
+        }
+    }
+
+    private var keepsFiveConnections = false
+
+    /// The `CURLOPT_RESOLVE` entries of the last transfer that ended well, whose pins the loop's DNS cache holds,
+    /// and the places (`host:port`) of later transfers that did not end well, which it may hold too.
+    private var loaded: [String] = [], unsure: [Substring] = []
+
+    /// Puts a removal (`-host:port`) before `easy`'s `CURLOPT_RESOLVE` entries for each place an earlier transfer
+    /// pinned and `easy` does not, so a name this transfer leaves to libcurl (a proxy's) is not answered by
+    /// another transfer's pin; returns `easy`'s own entries. The same entries as the last transfer's (every URL of
+    /// one host) need nothing.
+    private func forgetEarlierPins(for easy: EasyHandle) throws(CurlError) -> [String] {
+        let entries = easy.listStrings(CURLOPT_RESOLVE)
+        if unsure.isEmpty, entries == loaded { return entries }
+        let places = Self.places(entries)
+        let earlier = (Self.places(loaded) + unsure).filter { !places.contains($0) }
+        unsure = earlier + places
+        if !earlier.isEmpty { try easy.set(CURLOPT_RESOLVE, list: earlier.map { "-\($0)" } + entries) }
+        return entries
+    }
+
+    /// `host:port` of each `host:port:addresses` entry.
+    private static func places(_ entries: [String]) -> [Substring] {
+        entries.compactMap { entry in
+            guard !entry.hasPrefix("-"), let first = entry.firstIndex(of: ":"),
+                  let second = entry[entry.index(after: first)...].firstIndex(of: ":") else { return nil }
+            return entry[..<second]
+        }
+    }
+
     /// Runs a stream of transfers with at most `concurrency` on the loop at once: slots are filled from `next`
     /// (which returns `nil` when it has nothing to start now) as finished transfers leave, and each finished
     /// transfer goes to `finished` as soon as it is done, so only `concurrency` handles exist at a time. After each

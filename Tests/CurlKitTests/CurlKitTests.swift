@@ -142,6 +142,26 @@ import Testing
         #expect(multi.count == 0)
     }
 
+    @Test func performAloneRemovesAnEarlierTransfersPinsFromTheLoop() throws {
+        let loop = try MultiHandle()
+        let first = try EasyHandle()
+        try first.set(CURLOPT_URL, "http://pinned.invalid:9/")
+        try first.set(resolveEntries: ["pinned.invalid:9:127.0.0.1"])
+        #expect(throws: CurlError.couldntConnect) { try loop.performAlone(first) }
+        let second = try EasyHandle()
+        try second.set(CURLOPT_URL, "http://other.invalid:9/")
+        try second.set(resolveEntries: ["other.invalid:9:127.0.0.1"])
+        #expect(throws: CurlError.couldntConnect) { try loop.performAlone(second) }
+        #expect(second.listStrings(CURLOPT_RESOLVE) == ["-pinned.invalid:9", "other.invalid:9:127.0.0.1"],
+                "the first transfer's pin is removed before the second's entries load")
+        let third = try EasyHandle()
+        try third.set(CURLOPT_URL, "http://other.invalid:9/")
+        try third.set(resolveEntries: ["other.invalid:9:127.0.0.1"])
+        #expect(throws: CurlError.couldntConnect) { try loop.performAlone(third) }
+        #expect(third.listStrings(CURLOPT_RESOLVE) == ["-pinned.invalid:9", "other.invalid:9:127.0.0.1"],
+                "after a failed transfer the removal is repeated: nothing proves it was loaded")
+    }
+
     @Test func runtimeFactsAndVersionGate() {
         #expect(CurlRuntime.versionNumber >= 0x074200)
         #expect(CurlRuntime.versionLine.hasPrefix("libcurl/"))

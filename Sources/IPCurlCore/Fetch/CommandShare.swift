@@ -29,6 +29,22 @@ public final class CommandShare: @unchecked Sendable {
             : try? ShareHandle(sharing: [.cookies, .tlsSessions, .connections])
     }
 
+    /// The loop serial transfers run on (``perform(_:)``), made with the first; `-Z`'s threads never use it.
+    private var loop: MultiHandle?
+
+    /// Runs `handle` to completion on the calling thread: serial transfers on the command's one loop, which keeps
+    /// its wake-up socket pair between them (`curl_easy_perform` makes a multi handle per easy handle), `-Z`'s
+    /// each on its own.
+    func perform(_ handle: EasyHandle) throws(CurlError) {
+        guard sharesConnections else { return try handle.perform() }
+        if loop == nil { loop = try MultiHandle() }
+        try loop?.performAlone(handle)
+    }
+
+    deinit {
+        loop = nil  // the loop goes before the share its transfers used
+    }
+
     /// Attaches `handle` to the command's share.
     func attach(to handle: EasyHandle) throws(CurlError) { try share?.attach(to: handle) }
 

@@ -64,7 +64,7 @@ extension FetchRun {
             // A new connection joins the pool: its address is recorded (a reused one was recorded when it was new).
             defer { if let entry, handle.connectCount > 0 { share.record(connectedTo: handle.primaryIP, for: entry) } }
             do throws(CurlError) {
-                do throws(CurlError) { try handle.perform() } catch {
+                do throws(CurlError) { try share.perform(handle) } catch {
                     throw output.failure ?? headerDump?.failure ?? headerFailure ?? error
                 }
                 chain.append(report(handle, headers, hop))

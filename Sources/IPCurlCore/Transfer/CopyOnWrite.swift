@@ -14,7 +14,8 @@ public struct CopyOnWrite<Value: Sendable>: @unchecked Sendable {
     public init(wrappedValue: Value) { box = Box(wrappedValue) }
 
     public var wrappedValue: Value {
-        get { box.value }
+        // Read in place: a part's fields are borrowed from the box, not copied out of it with a count each.
+        _read { yield box.value }
         set {
             if isKnownUniquelyReferenced(&box) { box.value = newValue } else { box = Box(newValue) }
         }
