@@ -541,7 +541,8 @@ REASONS = {
     "download": "the per-byte path is libcurl's on both sides; only file handling differs.",
     "rss": "the static Swift runtime's pages are resident from the start (compare --version).",
     "several": "each URL is a transfer of ipcurl's own loop (resolution, pin, redirect and retry rules) on a new easy "
-               "handle, as curl makes one per URL. ",
+               "handle, as curl makes one per URL; the command's serial transfers run on one multi handle, where "
+               "curl_easy_perform makes one (and its wake-up socket pair) for each. ",
     "hops": "a redirect hop's report is summed into the chain's as it ends (RedirectChain); growth is a hop's own "
             "state that outlives it. ",
     "exporter-cpu": "every probe is a fresh TLS connection, as blackbox's, and in a callgrind profile of the "
@@ -555,7 +556,7 @@ REASONS = {
     "exporter-latency": "the clients keep both cores busy, so latency follows what a probe costs the machine: the "
                         "exporter's CPU above, and nginx's and the clients' alike on both sides. ",
     "per-url": "ipcurl builds each URL's request from its options and parses the URL before libcurl does (to resolve "
-               "its host); curl's tool does less per URL. ",
+               "its host), and saves the multi handle curl_easy_perform makes per URL. ",
 }
 
 
