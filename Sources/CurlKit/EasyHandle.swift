@@ -17,7 +17,12 @@ public final class EasyHandle {
     /// Lists handed to libcurl, kept alive because libcurl does not copy them (CURLOPT_RESOLVE, CURLOPT_HTTPHEADER):
     /// a handful at most, so an array (a dictionary's hashed storage costs a protocol-conformance scan of the
     /// runtime at start-up).
-    private var lists: [(option: UInt32, list: StringList)] = []
+    private var lists: [OwnedList] = []
+    /// A list and the option it was set for (a struct: an array of tuples makes its tuple type at every start too).
+    private struct OwnedList {
+        let option: UInt32
+        var list: StringList
+    }
 
     /// Receives each chunk of the response body; return `false` to abort the transfer with exit 23.
     public var onBody: ((UnsafeRawBufferPointer) -> Bool)?
@@ -91,7 +96,7 @@ public final class EasyHandle {
         if let index = lists.firstIndex(where: { $0.option == option.rawValue }) {
             lists[index].list = owned
         } else {
-            lists.append((option.rawValue, owned))
+            lists.append(OwnedList(option: option.rawValue, list: owned))
         }
     }
 

@@ -151,7 +151,9 @@ public enum PlantedFiles {
         var links = 0
         while let name = pending.popLast() {
             if name == "." { continue }
-            let candidate = directory == "/" ? "/" + name : directory == "." ? String(name) : directory + "/" + name
+            // String + String: a String + Substring is the stdlib's unspecialized generic (ResolveEntry says why).
+            let component = String(name)
+            let candidate = directory == "/" ? "/" + component : directory == "." ? component : directory + "/" + component
             var entry = stat()
             guard lstat(candidate, &entry) == 0 else {
                 // A missing last component is created there; nothing is created below a missing directory.

@@ -81,8 +81,11 @@ public struct CommandLineParser<Config> {
                     attached = String(name[name.index(after: equals)...])
                     name = name[..<equals]
                 }
-                let (row, isOn) = try longRow(String(name))
-                let spelling = "--" + name
+                let long = String(name)
+                let (row, isOn) = try longRow(long)
+                // String + String: a String + Substring is the stdlib's unspecialized generic, whose first call
+                // resolves an associated type at run time (about 100,000 instructions of every start).
+                let spelling = "--" + long
                 var value = ""
                 if rows[row].argument.takesValue {
                     if let attached {

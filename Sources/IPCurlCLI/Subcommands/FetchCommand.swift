@@ -37,15 +37,18 @@ enum FetchCommand {
             })
         })
         var slots: [URLSlot] = []
-        for (number, operation) in operations.enumerated() {
+        // Index loops, not enumerated(): each enumerated sequence is one more generic type made at every start.
+        for number in operations.indices {
+            let operation = operations[number]
             for line in operation.ignored.warnings { job.operations[number].diagnostics.warnOnce(line) }
             let given = operation.urls.transfers, uploads = operation.transfer.uploads
             if operation.urls.hasUnusedOutputs || uploads.count > given.count, !given.isEmpty {
                 job.operations[number].diagnostics.warning("Got more output options than URLs")
             }
             // As curl pairs them: the first -T goes with the first URL, the second with the second.
-            slots += given.enumerated().map { index, slot in
-                URLSlot(url: slot.url ?? "", output: slot.output, remoteName: slot.remoteName, operation: number,
+            slots += given.indices.map { index in
+                let slot = given[index]
+                return URLSlot(url: slot.url ?? "", output: slot.output, remoteName: slot.remoteName, operation: number,
                         globoff: operation.globoff, upload: index < uploads.count && !uploads[index].isEmpty ? uploads[index] : nil)
             }
         }

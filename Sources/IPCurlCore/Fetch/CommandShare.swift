@@ -19,7 +19,11 @@ public final class CommandShare: @unchecked Sendable {
     let sharesConnections: Bool
     private let lock = Lock()
     /// Where the pool's connections go: one row per host, port and address seen.
-    private var pooled: [(host: String, port: Int, address: IPAddress)] = []
+    private var pooled: [PooledConnection] = []
+    /// A struct, not a tuple: an array of tuples makes its tuple type when the first row goes in.
+    private struct PooledConnection {
+        let host: String, port: Int, address: IPAddress
+    }
 
     /// A share for serial transfers, or for `-Z`'s threads when `parallel`; `nil` inside when libcurl cannot make
     /// one (each transfer then keeps its own state, as a single transfer does).
@@ -63,7 +67,7 @@ public final class CommandShare: @unchecked Sendable {
         guard sharesConnections, let primaryIP, let address = IPAddress(primaryIP), entry.addresses.contains(address) else { return }
         lock.locked {
             if !pooled.contains(where: { $0.host == entry.host && $0.port == entry.port && $0.address == address }) {
-                pooled.append((entry.host, entry.port, address))
+                pooled.append(PooledConnection(host: entry.host, port: entry.port, address: address))
             }
         }
     }

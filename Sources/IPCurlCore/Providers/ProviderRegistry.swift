@@ -34,8 +34,11 @@ extension ProviderDescriptor {
     /// and query (a token there must not be recoverable from the cache's file names: FNV-1a is no cryptographic
     /// hash); the defaults when none was given.
     static func serverListKey(_ choice: ProviderChoice, _ settings: ResolverSettings) -> String {
+        // A loop, not joined(separator:), the stdlib's unspecialized generic (ResolveEntry says why).
+        var key = choice.descriptor.kind.rawValue + " "
         let urls = choice.descriptor.servers?.urls(choice, settings) ?? []
-        return "\(choice.descriptor.kind.rawValue) " + urls.map { CurlURL.redacted(text: $0) }.joined(separator: " ")
+        for index in urls.indices { key += (index == 0 ? "" : " ") + CurlURL.redacted(text: urls[index]) }
+        return key
     }
 
     /// The end of a vendor's cache-key text: the `--httpdns-server` URLs as given (which carry no user info or

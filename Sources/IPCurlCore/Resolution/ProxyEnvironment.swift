@@ -66,7 +66,7 @@ enum ProxyEnvironment {
     /// Whether no proxy option and no proxy variable, `no_proxy` included, is set: libcurl would read the
     /// variables for every transfer to find nothing (and `-v` would say nothing about them).
     static func isUnconfigured(_ settings: ProxySettings) -> Bool {
-        isDirect(settings) && settings.noProxy == nil && ProcessProxyVariables.values.allSatisfy { ($0 ?? "").isEmpty }
+        isDirect(settings) && settings.noProxy == nil && ProcessProxyVariables.values.allSatisfy(\.isEmpty)
     }
 
     /// The environment's proxy for the HTTPDNS queries to `server` (`-x` is the request's only), or `nil`.
@@ -115,11 +115,17 @@ enum ProxyEnvironment {
 /// environment the process started with, and a transfer does not pay for seven `getenv` calls.
 private enum ProcessProxyVariables {
     static let names = ["no_proxy", "NO_PROXY", "http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"]
-    static let values: [String?] = names.map { name in getenv(name).map { String(cString: $0) } }
+    /// Their values, empty when unset (every reader takes an empty variable for an unset one; plain strings spare
+    /// the start an array type of optionals).
+    static let values: [String] = names.map { name in getenv(name).map { String(cString: $0) } ?? "" }
     /// Whether a proxy variable (not `no_proxy`) is set and not empty.
-    static let namesAProxy = values.dropFirst(2).contains { !($0 ?? "").isEmpty }
+    static let namesAProxy: Bool = {
+        // Indices, not dropFirst: an ArraySlice of optionals is one more generic type to instantiate at every start.
+        for index in 2..<values.count where !values[index].isEmpty { return true }
+        return false
+    }()
 
-    /// The variable `name`'s value, `nil` when unset.
+    /// The variable `name`'s value, `nil` or empty when unset.
     static func value(of name: String) -> String? {
         if let index = names.firstIndex(of: name) { return values[index] }
         return getenv(name).map { String(cString: $0) }
