@@ -65,7 +65,8 @@ public struct PeerCertificate: Sendable, Equatable {
             } else {
                 // Go marshals the value back to DER: the string's tag, its length, its bytes.
                 let der = [UInt8(truncatingIfNeeded: type)] + derLength(bytes.count) + bytes
-                others.append(String(cString: oid) + "=#" + Hex.encode(der))
+                let dotted = oid.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+                others.append(String(decoding: dotted, as: UTF8.self) + "=#" + Hex.encode(der))
             }
         }
         var rdns: [String] = named.compactMap { attribute in
