@@ -89,7 +89,8 @@ public final class MultiHandle {
         let entries = try forgetEarlierPins(for: easy)
         easy.prepareForTransfer()
         let added = curl_multi_add_handle(raw, easy.raw)
-        guard added == CURLM_OK else { throw Self.error("curl_multi_add_handle", added) }
+        // curl_easy_perform's mapping: out of memory is exit 27, any other refusal exit 2.
+        guard added == CURLM_OK else { throw CurlError(added == CURLM_OUT_OF_MEMORY ? CURLE_OUT_OF_MEMORY : CURLE_FAILED_INIT) }
         defer { curl_multi_remove_handle(raw, easy.raw) }
         while true {
             var code = curl_multi_poll(raw, nil, 0, 1000, nil)
@@ -97,15 +98,17 @@ public final class MultiHandle {
             if code == CURLM_OK { code = curl_multi_perform(raw, &running) }
             guard code == CURLM_OK else {
                 // curl_easy_perform's mapping: out of memory is exit 27, any other multi error 43.
-                throw CurlError(code == CURLM_OUT_OF_MEMORY ? CURLE_OUT_OF_MEMORY : CURLE_BAD_FUNCTION_ARGUMENT,
-                                message: String(cString: curl_multi_strerror(code)))
+                throw CurlError(code == CURLM_OUT_OF_MEMORY ? CURLE_OUT_OF_MEMORY : CURLE_BAD_FUNCTION_ARGUMENT)
             }
             guard running == 0 else { continue }
             var queued: Int32 = 0
             if let message = curl_multi_info_read(raw, &queued) {
                 let result = message.pointee.data.result
-                // A transfer that ended well loaded its entries, and with them the removals.
-                if result == CURLE_OK { (loaded, unsure) = (entries, []) }
+                // libcurl loads the entries, removals first, before anything else of the transfer: only these
+                // results can come before (Curl_pretransfer, Curl_loadhostpairs).
+                if result != CURLE_URL_MALFORMAT, result != CURLE_OUT_OF_MEMORY, result != CURLE_SETOPT_OPTION_SYNTAX {
+                    (loaded, unsure) = (entries, [])
+                }
                 try easy.finish(result)
                 return
             }
@@ -114,20 +117,22 @@ public final class MultiHandle {
 
     private var keepsFiveConnections = false
 
-    /// The `CURLOPT_RESOLVE` entries of the last transfer that ended well, whose pins the loop's DNS cache holds,
-    /// and the places (`host:port`) of later transfers that did not end well, which it may hold too.
+    /// The `CURLOPT_RESOLVE` entries the last transfer loaded, whose pins the loop's DNS cache holds, and the
+    /// places (`host:port`, sorted, once each) of later transfers that ended before loading theirs, which it may
+    /// hold too.
     private var loaded: [String] = [], unsure: [Substring] = []
 
     /// Puts a removal (`-host:port`) before `easy`'s `CURLOPT_RESOLVE` entries for each place an earlier transfer
     /// pinned and `easy` does not, so a name this transfer leaves to libcurl (a proxy's) is not answered by
     /// another transfer's pin; returns `easy`'s own entries. The same entries as the last transfer's (every URL of
-    /// one host) need nothing.
+    /// one host) need nothing; otherwise the places are compared sorted, so a config file of 100,000 `--resolve`
+    /// lines costs n log n per change of host, not n².
     private func forgetEarlierPins(for easy: EasyHandle) throws(CurlError) -> [String] {
         let entries = easy.listStrings(CURLOPT_RESOLVE)
         if unsure.isEmpty, entries == loaded { return entries }
-        let places = Self.places(entries)
-        let earlier = (Self.places(loaded) + unsure).filter { !places.contains($0) }
-        unsure = earlier + places
+        let places = Self.sortedOnce(Self.places(entries))
+        let earlier = Self.sortedOnce(Self.places(loaded) + unsure).filter { !Self.contains(places, $0) }
+        unsure = Self.sortedOnce(earlier + places)
         if !earlier.isEmpty { try easy.set(CURLOPT_RESOLVE, list: earlier.map { "-\($0)" } + entries) }
         return entries
     }
@@ -139,6 +144,23 @@ public final class MultiHandle {
                   let second = entry[entry.index(after: first)...].firstIndex(of: ":") else { return nil }
             return entry[..<second]
         }
+    }
+
+    /// `places` sorted, each once.
+    private static func sortedOnce(_ places: [Substring]) -> [Substring] {
+        var result: [Substring] = []
+        for place in places.sorted() where result.last != place { result.append(place) }
+        return result
+    }
+
+    /// Whether the sorted `places` hold `place` (a binary search).
+    private static func contains(_ places: [Substring], _ place: Substring) -> Bool {
+        var low = 0, high = places.count
+        while low < high {
+            let middle = (low + high) / 2
+            if places[middle] < place { low = middle + 1 } else { high = middle }
+        }
+        return low < places.count && places[low] == place
     }
 
     /// Runs a stream of transfers with at most `concurrency` on the loop at once: slots are filled from `next`

@@ -144,22 +144,29 @@ import Testing
 
     @Test func performAloneRemovesAnEarlierTransfersPinsFromTheLoop() throws {
         let loop = try MultiHandle()
-        let first = try EasyHandle()
-        try first.set(CURLOPT_URL, "http://pinned.invalid:9/")
-        try first.set(resolveEntries: ["pinned.invalid:9:127.0.0.1"])
+        func transfer(_ url: String?, _ entries: [String]) throws -> EasyHandle {
+            let easy = try EasyHandle()
+            if let url { try easy.set(CURLOPT_URL, url) }
+            try easy.set(resolveEntries: entries)
+            return easy
+        }
+        let first = try transfer("http://pinned.invalid:9/", ["pinned.invalid:9:127.0.0.1"])
         #expect(throws: CurlError.couldntConnect) { try loop.performAlone(first) }
-        let second = try EasyHandle()
-        try second.set(CURLOPT_URL, "http://other.invalid:9/")
-        try second.set(resolveEntries: ["other.invalid:9:127.0.0.1"])
+        let second = try transfer("http://other.invalid:9/", ["other.invalid:9:127.0.0.1"])
         #expect(throws: CurlError.couldntConnect) { try loop.performAlone(second) }
         #expect(second.listStrings(CURLOPT_RESOLVE) == ["-pinned.invalid:9", "other.invalid:9:127.0.0.1"],
                 "the first transfer's pin is removed before the second's entries load")
-        let third = try EasyHandle()
-        try third.set(CURLOPT_URL, "http://other.invalid:9/")
-        try third.set(resolveEntries: ["other.invalid:9:127.0.0.1"])
+        let third = try transfer("http://other.invalid:9/", ["other.invalid:9:127.0.0.1"])
         #expect(throws: CurlError.couldntConnect) { try loop.performAlone(third) }
-        #expect(third.listStrings(CURLOPT_RESOLVE) == ["-pinned.invalid:9", "other.invalid:9:127.0.0.1"],
-                "after a failed transfer the removal is repeated: nothing proves it was loaded")
+        #expect(third.listStrings(CURLOPT_RESOLVE) == ["other.invalid:9:127.0.0.1"],
+                "a refused connection came after the entries loaded: the same entries need nothing")
+        let fourth = try transfer(nil, ["third.invalid:9:127.0.0.1"])
+        #expect(throws: CurlError.malformedURL) { try loop.performAlone(fourth) }
+        #expect(fourth.listStrings(CURLOPT_RESOLVE) == ["-other.invalid:9", "third.invalid:9:127.0.0.1"])
+        let fifth = try transfer("http://fifth.invalid:9/", ["fifth.invalid:9:127.0.0.1"])
+        #expect(throws: CurlError.couldntConnect) { try loop.performAlone(fifth) }
+        #expect(fifth.listStrings(CURLOPT_RESOLVE) == ["-other.invalid:9", "-third.invalid:9", "fifth.invalid:9:127.0.0.1"],
+                "a transfer without a URL ends before loading: its removal and its pin are removed by the next, once each")
     }
 
     @Test func runtimeFactsAndVersionGate() {

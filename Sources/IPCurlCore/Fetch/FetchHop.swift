@@ -26,11 +26,14 @@ extension FetchRun {
         let resolution = try resolve(hop.url)
         var addresses = resolution?.entry?.addresses ?? []
         var failed: [IPAddress] = []  // what every attempt at this hop proved unusable
+        var firstTry = true
         while true {
             let entry = resolution?.entry.flatMap { given in
                 given.addresses == addresses ? given : ResolveEntry(host: given.host, port: given.port, addresses: addresses)
             }
-            let handle = try makeHandle(hop, entry: entry)
+            // curl loads a transfer's pins once; a redirect hop or a failover here is a handle of its own.
+            let handle = try makeHandle(hop, entry: entry, reloadsPins: !firstTry || chain.count > 0)
+            firstTry = false
             lastHandle = handle
             var headers = ResponseHeaders()
             let includeHeaders = request.includeHeaders
@@ -102,7 +105,9 @@ extension FetchRun {
         return report
     }
 
-    private func makeHandle(_ hop: Hop, entry: ResolveEntry?) throws(CurlError) -> EasyHandle {
+    /// `reloadsPins` for a handle after the transfer's first (a redirect hop, a failover), whose loading of the pins
+    /// again libcurl notes in its trace; curl loads them once per transfer, and neither `-v` nor `--trace` shows it.
+    private func makeHandle(_ hop: Hop, entry: ResolveEntry?, reloadsPins: Bool) throws(CurlError) -> EasyHandle {
         var spec = transferSpec(hop)
         if let limit = spec.template.transport.timeoutMS {
             guard limit > elapsedMS else {
@@ -128,9 +133,15 @@ extension FetchRun {
         if let trace = request.trace {
             // As in curl, --trace and --trace-ascii replace -v's trace (ipcurl's own decisions still print with -v).
             let sink = DescriptorWriter(descriptor: trace.descriptor)
-            try handle.traceVerbosely { sink.write(trace.render($0, $1, redaction: redaction)) }
+            try handle.traceVerbosely { kind, bytes in
+                if reloadsPins, VerboseTrace.isPinReload(kind, bytes) { return }
+                sink.write(trace.render(kind, bytes, redaction: redaction))
+            }
         } else if diagnostics.verbose {
-            try handle.traceVerbosely { [diagnostics] in diagnostics.trace(VerboseTrace.render($0, $1, redaction: redaction)) }
+            try handle.traceVerbosely { [diagnostics] kind, bytes in
+                if reloadsPins, VerboseTrace.isPinReload(kind, bytes) { return }
+                diagnostics.trace(VerboseTrace.render(kind, bytes, redaction: redaction))
+            }
         }
         return handle
     }

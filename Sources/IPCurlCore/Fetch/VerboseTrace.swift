@@ -27,4 +27,12 @@ public enum VerboseTrace {
         }
         return out
     }
+
+    /// Whether a trace callback is libcurl's note that a `CURLOPT_RESOLVE` entry replaced one its DNS cache held
+    /// (`RESOLVE host:port is - old addresses discarded`).
+    static func isPinReload(_ kind: TraceKind, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard kind == .text, bytes.starts(with: "RESOLVE ".utf8) else { return false }
+        let suffix = Array(" is - old addresses discarded\n".utf8)
+        return bytes.count >= suffix.count && bytes.suffix(suffix.count).elementsEqual(suffix)
+    }
 }

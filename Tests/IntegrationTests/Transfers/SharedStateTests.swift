@@ -45,6 +45,23 @@ import Testing
         #expect(result.stderr.contains("a pooled connection goes to an address outside this pin; opening a new one"))
     }
 
+    @Test func theLoopsDNSCacheNotesAReloadedPinOncePerTransferAsCurls() throws {
+        // Serial transfers share one multi handle, so its DNS cache holds the first URL's pin when the second
+        // loads its own: libcurl notes the replacement, as curl's shared cache does; a redirect hop, one
+        // transfer to curl, notes nothing.
+        let redirect = lab.api("a.test", "redirect?code=302&to=%2Fapi%2Fecho")
+        let note = "RESOLVE a.test:\(lab.httpsPort) is - old addresses discarded"
+        let ours = try ipcurl(pinned([lab.ip]) + ["-v", "-L", "-s", "-o", "/dev/null", "-o", "/dev/null", redirect, url],
+                              environment: CurlOracle.environment())
+        let theirs = try run("/usr/bin/curl", ["-q", "--cacert", lab.ca, "--resolve", "a.test:\(lab.httpsPort):\(lab.ip)",
+                                               "-v", "-L", "-s", "-o", "/dev/null", "-o", "/dev/null", redirect, url],
+                             environment: CurlOracle.environment())
+        #expect(ours.status == 0 && theirs.status == 0, "\(ours.stderr)")
+        let count = { (text: String) in text.components(separatedBy: note).count - 1 }
+        #expect(count(theirs.stderr) == 1)
+        #expect(count(ours.stderr) == count(theirs.stderr), "\(ours.stderr)")
+    }
+
     @Test func parallelTransfersWriteOneJarWithEveryCookie() throws {
         let files = try TemporaryDirectory()
         let urls = (1...6).map { lab.api("a.test", "set-cookie?c\($0)=v\($0)") }
