@@ -4,7 +4,8 @@ import Locking
 
 /// What the transfers of one command line share, as curl's one share handle per command: the cookie store (for
 /// the handles whose cookie engine is on: `-b`, `-c`), the TLS session cache and, when the transfers run one after
-/// another, the connection pool, so `%{num_connects}` over three URLs of one host is `1 0 0`.
+/// another, the connection pool, so `%{num_connects}` over three URLs of one host is `1 0 0`, and the one multi
+/// handle they run on (``perform(_:)``).
 ///
 /// The pool is kept exact to the pins: it records the address each pooled connection of a host and port went to,
 /// and a transfer pinned to addresses that do not include one of them opens a connection of its own
@@ -12,7 +13,7 @@ import Locking
 /// name. `-Z` transfers run on threads of their own: they share cookies and TLS sessions under locks, and each
 /// handle keeps its own connections (libcurl 7.88 cannot share a pool between threads).
 /// - SeeAlso: `CURLOPT_SHARE`, `CURL_LOCK_DATA_COOKIE`, `CURL_LOCK_DATA_SSL_SESSION`, `CURL_LOCK_DATA_CONNECT`,
-///   `CURLOPT_FRESH_CONNECT`; curl's `src/tool_operate.c`.
+///   `CURLOPT_FRESH_CONNECT`, `curl_multi_perform`; curl's `src/tool_operate.c`.
 public final class CommandShare: @unchecked Sendable {
     private let share: ShareHandle?
     /// Whether the pool is shared (serial transfers).
