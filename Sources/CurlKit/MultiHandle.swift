@@ -80,12 +80,9 @@ public final class MultiHandle {
     /// as a multi handle of its own would not.
     /// - SeeAlso: `curl_easy_perform`, `curl_multi_poll`, `curl_multi_info_read`.
     public func performAlone(_ easy: EasyHandle) throws(CurlError) {
-        if !keepsFiveConnections {
-            // curl_easy_perform gives its multi handle the easy handle's CURLOPT_MAXCONNECTS, 5 unless set (ipcurl
-            // never sets it); a multi handle's own default keeps 4 per easy handle on it.
-            _ = ccurl_multi_setopt_long(raw, CURLMOPT_MAXCONNECTS, 5)
-            keepsFiveConnections = true
-        }
+        // curl_easy_perform gives its multi handle the easy handle's CURLOPT_MAXCONNECTS, 5 unless set (ipcurl never
+        // sets it); a multi handle's own default keeps 4 per easy handle on it.
+        _ = ccurl_multi_setopt_long(raw, CURLMOPT_MAXCONNECTS, 5)
         let entries = try forgetEarlierPins(for: easy)
         easy.prepareForTransfer()
         let added = curl_multi_add_handle(raw, easy.raw)
@@ -114,8 +111,6 @@ public final class MultiHandle {
             }
         }
     }
-
-    private var keepsFiveConnections = false
 
     /// The `CURLOPT_RESOLVE` entries the last transfer loaded, whose pins the loop's DNS cache holds, and the
     /// places (`host:port`, sorted, once each) of later transfers that ended before loading theirs, which it may
