@@ -49,7 +49,8 @@ enum FetchCommand {
             slots += given.indices.map { index in
                 let slot = given[index]
                 return URLSlot(url: slot.url ?? "", output: slot.output, remoteName: slot.remoteName, operation: number,
-                        globoff: operation.globoff, upload: index < uploads.count && !uploads[index].isEmpty ? uploads[index] : nil)
+                               globoff: operation.globoff,
+                               upload: index < uploads.count && !uploads[index].isEmpty ? uploads[index] : nil)
             }
         }
         let transfers: TransferPlan

@@ -32,7 +32,7 @@ public enum VerboseTrace {
     /// (`RESOLVE host:port is - old addresses discarded`).
     static func isPinReload(_ kind: TraceKind, _ bytes: UnsafeRawBufferPointer) -> Bool {
         guard kind == .text, bytes.starts(with: "RESOLVE ".utf8) else { return false }
-        let suffix = Array(" is - old addresses discarded\n".utf8)
+        let suffix = " is - old addresses discarded\n".utf8
         return bytes.count >= suffix.count && bytes.suffix(suffix.count).elementsEqual(suffix)
     }
 }
